@@ -1,0 +1,83 @@
+# memprof -- top-level GNU Makefile.
+#
+#   make            build the plugin and the runtime
+#   make demo       install missing packages, build, profile the examples
+#   make check      install missing packages, build, run the testsuite
+#   make bench      overhead ratios against plain builds, in one run
+#   make install    PREFIX=/usr/local DESTDIR=
+
+CC       ?= gcc
+CXX      ?= g++
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+LIBDIR   ?= $(PREFIX)/lib
+INCDIR   ?= $(PREFIX)/include
+
+# The plugin must match the compiler that loads it: build it with the
+# headers of the gcc found first on PATH.
+GCC_PLUGIN_DIR = $(shell $(CC) -print-file-name=plugin)
+GCC_MAJOR      = $(shell $(CC) -dumpversion | cut -d. -f1)
+
+CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
+              -fvisibility=hidden -Iruntime
+CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
+              -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
+LIBS_RT     = -lgc -lpthread -ldl
+
+RT_SRC  = $(wildcard runtime/*.c)
+RT_OBJ  = $(RT_SRC:.c=.o)
+PL_SRC  = $(wildcard plugin/*.cc)
+
+PLUGIN  = plugin/memprof.so
+RT_A    = runtime/libmemprof.a
+RT_SO   = runtime/libmemprof.so
+
+.PHONY: all deps check demo bench install clean
+all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
+
+$(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
+	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
+
+runtime/%.o: runtime/%.c runtime/*.h
+	$(CC) $(CFLAGS_RT) -c -o $@ $<
+
+$(RT_A): $(RT_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(RT_SO): $(RT_OBJ)
+	$(CC) -shared -o $@ $^ $(LIBS_RT)
+
+memprof.pc: memprof.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@PLUGIN@|$(LIBDIR)/memprof/memprof.so|' $< > $@
+
+deps:
+	@sh scripts/deps.sh
+
+# runtest's status is kept, but the summary line is printed either way;
+# summary.sh also fails when nothing passed.
+check: deps all
+	@st=0; cd testsuite && rm -f memprof.sum && LC_ALL=C MEMPROF_TOP=$(CURDIR) CC="$(CC)" \
+	  CXX="$(CXX)" runtest --tool memprof --srcdir . $(RUNTESTFLAGS) || st=1; \
+	cd $(CURDIR) && sh scripts/summary.sh testsuite/memprof.sum || st=1; \
+	exit $$st
+
+demo: deps all
+	@$(MAKE) --no-print-directory -C examples demo TOP=$(CURDIR)
+
+bench: deps all
+	@sh bench/run.sh $(CURDIR)
+
+install: all
+	install -d $(DESTDIR)$(LIBDIR)/memprof $(DESTDIR)$(INCDIR) \
+	           $(DESTDIR)$(LIBDIR)/pkgconfig
+	install -m 644 $(RT_A) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(RT_SO) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(PLUGIN) $(DESTDIR)$(LIBDIR)/memprof/
+	install -m 644 runtime/memprof.h $(DESTDIR)$(INCDIR)/
+	install -m 644 memprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+
+clean:
+	rm -f $(PLUGIN) $(RT_OBJ) $(RT_A) $(RT_SO) memprof.pc
+	rm -rf testsuite/*.log testsuite/*.sum testsuite/tmp bench/out
+	-$(MAKE) --no-print-directory -C examples clean TOP=$(CURDIR)

@@ -1,0 +1,91 @@
+#!/bin/sh
+# run.sh TOP -- memprof's overhead against plain builds.
+#
+# Builds each workload twice (plain `gcc -O2', and with the memprof plugin
+# and runtime), runs the two builds alternately BENCH_RUNS times (default
+# 5), and prints, per workload, the median wall time of each build and the
+# median of the per-pair ratios memprof/plain.  The profiled runs write
+# their report to bench/out/NAME.report, so its cost is counted.  All
+# outputs (binaries, stdout/stderr, reports, times, results.txt) go to bench/out/.
+set -eu
+
+TOP=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+CC=${CC:-gcc}
+RUNS=${BENCH_RUNS:-5}
+SRC=$TOP/bench
+OUT=$TOP/bench/out
+mkdir -p "$OUT"
+
+# workload name, source, extra plain libraries, argument
+WORKLOADS="bt-malloc:bt-malloc.c::18 bt-gc:bt-gc.c:-lgc:17"
+
+die() { echo "bench: $*" >&2; exit 1; }
+
+# now: wall clock in seconds with nanoseconds (GNU date).
+now() { date +%s.%N; }
+
+# timed NAME CMD...: run CMD, stdout to NAME.out and stderr to NAME.err,
+# print the elapsed seconds.
+timed() {
+    o=$1; shift
+    t0=$(now)
+    "$@" > "$o.out" 2> "$o.err" || {
+        tail -5 "$o.err" >&2; die "'$*' failed, see $o.err"; }
+    t1=$(now)
+    echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+
+# show FORMAT ARGS...: print a line of the table, and keep it in results.txt.
+show() {
+    # shellcheck disable=SC2059
+    printf "$@" | tee -a "$OUT/results.txt"
+}
+
+# median: of the numbers on stdin, one per line.
+median() {
+    sort -g | awk '{ v[NR] = $1 }
+        END { if (NR % 2) print v[(NR + 1) / 2];
+              else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+[ -f "$TOP/plugin/memprof.so" ] || die "$TOP/plugin/memprof.so not built (run make)"
+[ -f "$TOP/runtime/libmemprof.a" ] || die "$TOP/runtime/libmemprof.a not built (run make)"
+
+for w in $WORKLOADS; do
+    IFS=: read -r name src libs arg <<EOF2
+$w
+EOF2
+    # shellcheck disable=SC2086
+    "$CC" -std=c11 -O2 -o "$OUT/$name.plain" "$SRC/$src" $libs ||
+        die "cannot build $name (plain)"
+    "$CC" -std=c11 -O2 -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
+        -o "$OUT/$name.memprof" "$SRC/$src" \
+        "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl ||
+        die "cannot build $name (memprof)"
+done
+
+: > "$OUT/results.txt"
+show '%-10s %8s %8s %7s   (%s runs each, medians)\n' \
+    workload plain memprof ratio "$RUNS"
+for w in $WORKLOADS; do
+    IFS=: read -r name src libs arg <<EOF2
+$w
+EOF2
+    : > "$OUT/$name.times"
+    i=0
+    while [ "$i" -lt "$RUNS" ]; do
+        p=$(timed "$OUT/$name.plain" "$OUT/$name.plain" "$arg")
+        m=$(timed "$OUT/$name.memprof" \
+                env MEMPROF="report=$OUT/$name.report" "$OUT/$name.memprof" "$arg")
+        echo "$p $m" >> "$OUT/$name.times"
+        i=$((i + 1))
+    done
+    # The profiled program must compute the same thing.
+    cmp -s "$OUT/$name.plain.out" "$OUT/$name.memprof.out" ||
+        echo "bench: warning: $name output differs under memprof" >&2
+    pm=$(awk '{ print $1 }' "$OUT/$name.times" | median)
+    mm=$(awk '{ print $2 }' "$OUT/$name.times" | median)
+    rm=$(awk '{ printf "%.4f\n", $2 / ($1 > 0 ? $1 : 0.001) }' \
+             "$OUT/$name.times" | median)
+    show '%-10s %8.3f %8.3f %6.2fx\n' "$name" "$pm" "$mm" "$rm"
+done

@@ -1,0 +1,263 @@
+/* callees.cc -- the allocation functions memprof knows, and their twins
+   in the runtime (runtime/entry.h).
+
+   A call is recognised in one of two ways.  GCC's own builtins (malloc,
+   calloc, realloc, free, strdup, strndup, aligned_alloc, posix_memalign)
+   are matched by DECL_FUNCTION_CODE: that covers every spelling the user
+   can write (`malloc`, `__builtin_malloc`, `std::malloc`) and the calls
+   GCC creates itself when folding, which have no spelling at all.  The
+   rest, and the builtins under -fno-builtin, are matched by assembler
+   name on a public declaration.  Either way the call's arguments must
+   already have the types of the runtime's parameters: a declaration we
+   do not recognise (an unprototyped call, Boehm's GC_ADD_CALLER variants
+   with their extra argument, a static function of the same name) is left
+   alone rather than converted.  */
+
+#include "memprof.h"
+#include "stringpool.h"
+#include "attribs.h"
+
+/* The runtime prototypes, spelled with S = size_t, P = void *,
+   C = const char *, I = int, Q = void **, X = char *; the first letter
+   is the return type.  Every runtime function also takes the site
+   pointer last, which is not spelled here.  */
+enum mp_sig
+{
+  SIG_P_S, SIG_P_SS, SIG_P_PS, SIG_P_PSS, SIG_V_P, SIG_X_C, SIG_X_CS,
+  SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI,
+  SIG_COUNT
+};
+
+static const char *const mp_sig_spelling[SIG_COUNT] =
+{
+  "PS", "PSS", "PPS", "PPSS", "VP", "XC", "XCS",
+  "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI"
+};
+
+/* glibc declares its functions nothrow (__THROW); gc.h does not, and
+   rightly so: a C++ program's GC_oom_fn may throw out of GC_malloc.
+   The runtime twins say the same, so that replacing a call never
+   changes the EH edges of the CFG.  */
+#define LIBC(NAME, CODE, SIG, KIND, FRESH) \
+  { NAME, CODE, SIG, KIND, FRESH, true }
+#define GC(NAME, SIG, KIND, FRESH) \
+  { NAME, END_BUILTINS, SIG, KIND, FRESH, false }
+
+/* realloc-like and free-like functions do not get the malloc attribute:
+   their result may be their argument, or they have none.  */
+static const struct mp_callee mp_callees[] =
+{
+  LIBC ("malloc", BUILT_IN_MALLOC, SIG_P_S, MP_KIND_MALLOC, true),
+  LIBC ("calloc", BUILT_IN_CALLOC, SIG_P_SS, MP_KIND_CALLOC, true),
+  LIBC ("realloc", BUILT_IN_REALLOC, SIG_P_PS, MP_KIND_REALLOC, false),
+  LIBC ("reallocarray", END_BUILTINS, SIG_P_PSS, MP_KIND_REALLOCARRAY, false),
+  LIBC ("free", BUILT_IN_FREE, SIG_V_P, MP_KIND_FREE, false),
+  LIBC ("strdup", BUILT_IN_STRDUP, SIG_X_C, MP_KIND_STRDUP, true),
+  LIBC ("strndup", BUILT_IN_STRNDUP, SIG_X_CS, MP_KIND_STRNDUP, true),
+  LIBC ("aligned_alloc", BUILT_IN_ALIGNED_ALLOC, SIG_P_SS,
+        MP_KIND_ALIGNED_ALLOC, true),
+  LIBC ("memalign", END_BUILTINS, SIG_P_SS, MP_KIND_MEMALIGN, true),
+  LIBC ("posix_memalign", BUILT_IN_POSIX_MEMALIGN, SIG_I_QSS,
+        MP_KIND_POSIX_MEMALIGN, false),
+  LIBC ("valloc", END_BUILTINS, SIG_P_S, MP_KIND_VALLOC, true),
+
+  GC ("GC_malloc", SIG_P_S, MP_KIND_GC_MALLOC, true),
+  GC ("GC_malloc_atomic", SIG_P_S, MP_KIND_GC_MALLOC_ATOMIC, true),
+  GC ("GC_malloc_uncollectable", SIG_P_S,
+      MP_KIND_GC_MALLOC_UNCOLLECTABLE, true),
+  GC ("GC_malloc_atomic_uncollectable", SIG_P_S,
+      MP_KIND_GC_MALLOC_ATOMIC_UNCOLLECTABLE, true),
+  GC ("GC_malloc_ignore_off_page", SIG_P_S,
+      MP_KIND_GC_MALLOC_IGNORE_OFF_PAGE, true),
+  GC ("GC_malloc_atomic_ignore_off_page", SIG_P_S,
+      MP_KIND_GC_MALLOC_ATOMIC_IGNORE_OFF_PAGE, true),
+  GC ("GC_realloc", SIG_P_PS, MP_KIND_GC_REALLOC, false),
+  GC ("GC_free", SIG_V_P, MP_KIND_GC_FREE, false),
+  GC ("GC_strdup", SIG_X_C, MP_KIND_GC_STRDUP, true),
+  GC ("GC_strndup", SIG_X_CS, MP_KIND_GC_STRNDUP, true),
+
+  /* What the GC_MALLOC family of macros expands to under GC_DEBUG.  */
+  GC ("GC_debug_malloc", SIG_P_SCI, MP_KIND_GC_MALLOC, true),
+  GC ("GC_debug_malloc_atomic", SIG_P_SCI, MP_KIND_GC_MALLOC_ATOMIC, true),
+  GC ("GC_debug_malloc_uncollectable", SIG_P_SCI,
+      MP_KIND_GC_MALLOC_UNCOLLECTABLE, true),
+  GC ("GC_debug_malloc_atomic_uncollectable", SIG_P_SCI,
+      MP_KIND_GC_MALLOC_ATOMIC_UNCOLLECTABLE, true),
+  GC ("GC_debug_malloc_ignore_off_page", SIG_P_SCI,
+      MP_KIND_GC_MALLOC_IGNORE_OFF_PAGE, true),
+  GC ("GC_debug_malloc_atomic_ignore_off_page", SIG_P_SCI,
+      MP_KIND_GC_MALLOC_ATOMIC_IGNORE_OFF_PAGE, true),
+  GC ("GC_debug_realloc", SIG_P_PSCI, MP_KIND_GC_REALLOC, false),
+  GC ("GC_debug_free", SIG_V_P, MP_KIND_GC_FREE, false),
+  GC ("GC_debug_strdup", SIG_X_CCI, MP_KIND_GC_STRDUP, true),
+  GC ("GC_debug_strndup", SIG_X_CSCI, MP_KIND_GC_STRNDUP, true),
+};
+
+#define MP_N_CALLEES (sizeof mp_callees / sizeof mp_callees[0])
+
+static const char *mp_runtime_names[MP_N_CALLEES];
+
+static tree
+mp_letter_type (char c)
+{
+  switch (c)
+    {
+    case 'S': return size_type_node;
+    case 'P': return ptr_type_node;
+    case 'C': return build_pointer_type
+                       (build_qualified_type (char_type_node,
+                                              TYPE_QUAL_CONST));
+    case 'I': return integer_type_node;
+    case 'Q': return build_pointer_type (ptr_type_node);
+    case 'X': return build_pointer_type (char_type_node);
+    case 'V': return void_type_node;
+    default: gcc_unreachable ();
+    }
+}
+
+/* The C-level name of a declaration: its assembler name without the
+   '*' that marks a user-given asm label.  */
+const char *
+mp_decl_name (tree decl)
+{
+  const char *name;
+
+  if (!DECL_ASSEMBLER_NAME_SET_P (decl) && !DECL_NAME (decl))
+    return "";
+  name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+  return name[0] == '*' ? name + 1 : name;
+}
+
+/* Do the call's arguments and result already have the types of the
+   original function that SPELLING describes?  */
+static bool
+mp_call_fits (const gcall *call, const char *spelling)
+{
+  unsigned nargs = strlen (spelling) - 1;
+  tree lhs = gimple_call_lhs (call);
+
+  if (gimple_call_num_args (call) != nargs || gimple_call_va_arg_pack_p (call))
+    return false;
+  for (unsigned i = 0; i < nargs; i++)
+    {
+      tree arg = gimple_call_arg (call, i);
+      if (!useless_type_conversion_p (mp_letter_type (spelling[i + 1]),
+                                      TREE_TYPE (arg)))
+        return false;
+    }
+  if (lhs && spelling[0] == 'V')
+    return false;
+  return !lhs || useless_type_conversion_p (TREE_TYPE (lhs),
+                                            mp_letter_type (spelling[0]));
+}
+
+const struct mp_callee *
+mp_match_callee (const gcall *call)
+{
+  tree fndecl = gimple_call_fndecl (call);
+  const char *name;
+
+  if (!fndecl || gimple_call_internal_p (call))
+    return NULL;
+  if (fndecl_built_in_p (fndecl, BUILT_IN_NORMAL))
+    {
+      enum built_in_function code = DECL_FUNCTION_CODE (fndecl);
+      for (unsigned i = 0; i < MP_N_CALLEES; i++)
+        if (mp_callees[i].code == code)
+          return mp_call_fits (call, mp_sig_spelling[mp_callees[i].sig])
+                 ? &mp_callees[i] : NULL;
+    }
+  if (!TREE_PUBLIC (fndecl))
+    return NULL;
+  name = mp_decl_name (fndecl);
+  for (unsigned i = 0; i < MP_N_CALLEES; i++)
+    if (strcmp (name, mp_callees[i].name) == 0)
+      return mp_call_fits (call, mp_sig_spelling[mp_callees[i].sig])
+             ? &mp_callees[i] : NULL;
+  return NULL;
+}
+
+const char *
+mp_runtime_name (const struct mp_callee *callee)
+{
+  unsigned i = callee - mp_callees;
+
+  if (!mp_runtime_names[i])
+    mp_runtime_names[i] = concat ("__mp_", callee->name, NULL);
+  return mp_runtime_names[i];
+}
+
+/* An external declaration (build_fn_decl) of the runtime function.
+   Allocating ones also get the malloc attribute, so that what follows
+   the pass (RTL alias analysis) keeps treating the result as a fresh
+   block; DECL_IS_MALLOC is what the middle end reads, the attribute is
+   what a reader of the tree dump expects.  */
+static tree
+mp_build_runtime_decl (const char *name, tree type, bool fresh, bool nothrow)
+{
+  tree decl = build_fn_decl (name, type);
+
+  TREE_NOTHROW (decl) = nothrow;
+  if (fresh)
+    {
+      DECL_IS_MALLOC (decl) = 1;
+      DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("malloc"),
+                                          NULL_TREE, DECL_ATTRIBUTES (decl));
+    }
+  return decl;
+}
+
+tree
+mp_runtime_decl (const struct mp_callee *callee)
+{
+  unsigned i = callee - mp_callees;
+  tree *slot = &mp_roots[MP_ROOT_CALLEE0 + i];
+  const char *spelling = mp_sig_spelling[callee->sig];
+  tree args[8];
+  unsigned n = 0;
+
+  gcc_assert (MP_ROOT_CALLEE0 + MP_N_CALLEES <= MP_ROOT_COUNT);
+  if (*slot)
+    return *slot;
+  for (const char *p = spelling + 1; *p; p++)
+    args[n++] = mp_letter_type (*p);
+  args[n++] = mp_site_pointer_type ();
+  *slot = mp_build_runtime_decl (mp_runtime_name (callee),
+                                 build_function_type_array
+                                   (mp_letter_type (spelling[0]), n, args),
+                                 callee->fresh, callee->nothrow);
+  return *slot;
+}
+
+/* const struct mp_site *__mp_user_begin (const struct mp_site *);  */
+tree
+mp_user_begin_decl (void)
+{
+  tree *slot = &mp_roots[MP_ROOT_USER_BEGIN];
+  tree site = mp_site_pointer_type ();
+
+  if (!*slot)
+    *slot = mp_build_runtime_decl ("__mp_user_begin",
+                                   build_function_type_list (site, site,
+                                                             NULL_TREE),
+                                   false, true);
+  return *slot;
+}
+
+/* void __mp_user_end (void *, const struct mp_site *saved,
+                       const struct mp_site *);  */
+tree
+mp_user_end_decl (void)
+{
+  tree *slot = &mp_roots[MP_ROOT_USER_END];
+  tree site = mp_site_pointer_type ();
+
+  if (!*slot)
+    *slot = mp_build_runtime_decl ("__mp_user_end",
+                                   build_function_type_list (void_type_node,
+                                                             ptr_type_node,
+                                                             site, site,
+                                                             NULL_TREE),
+                                   false, true);
+  return *slot;
+}

@@ -1,0 +1,233 @@
+/* site.cc -- the static descriptor of each rewritten call site.
+
+   The types are built once, by hand, to the layout of runtime/site.h;
+   each site is a file-local, writable VAR_DECL (the runtime stores the
+   site's number in `id`) whose DECL_INITIAL is a CONSTRUCTOR, handed to
+   the varpool so that it is written out with the unit's other data.
+   The inline chain comes from the BLOCK tree: the inliner gives each
+   inlined body an outer BLOCK whose origin is the inlined function and
+   whose BLOCK_SOURCE_LOCATION is the call it replaced.  */
+
+#include "memprof.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "cgraph.h"
+#include "varasm.h"
+#include "diagnostic-core.h"
+
+/* libiberty's demangler, which cc1, cc1plus and lto1 all export; the
+   plugin headers do not ship demangle.h.  */
+extern "C" char *cplus_demangle (const char *, int);
+#define MP_DMGL_PARAMS (1 << 0)
+#define MP_DMGL_ANSI (1 << 1)
+
+/* FIELD_DECLs of TYPE in declaration order, from the NULL-terminated
+   NAMES and TYPES.  finish_builtin_struct reverses the chain it is
+   given, so hand it the fields last one first.  */
+static void
+mp_finish_struct (tree type, const char *name, const char *const *names,
+                  const tree *types)
+{
+  tree chain = NULL_TREE;
+
+  for (unsigned i = 0; names[i]; i++)
+    {
+      tree field = build_decl (BUILTINS_LOCATION, FIELD_DECL,
+                               get_identifier (names[i]), types[i]);
+      DECL_CHAIN (field) = chain;
+      chain = field;
+    }
+  finish_builtin_struct (type, name, chain, NULL_TREE);
+}
+
+static void
+mp_build_types (void)
+{
+  tree cstr = build_pointer_type (build_qualified_type (char_type_node,
+                                                        TYPE_QUAL_CONST));
+  tree uns = unsigned_type_node;
+  tree frame = make_node (RECORD_TYPE);
+  tree site = make_node (RECORD_TYPE);
+  tree frame_ptr = build_pointer_type (build_qualified_type (frame,
+                                                             TYPE_QUAL_CONST));
+  static const char *const frame_names[] =
+    { "function", "file", "line", "column", NULL };
+  static const char *const site_names[] =
+    { "abi", "id", "file", "function", "callee", "line", "column", "kind",
+      "n_inlined", "inlined", NULL };
+  tree frame_types[] = { cstr, cstr, uns, uns };
+  tree site_types[] = { uns, uns, cstr, cstr, cstr, uns, uns, uns, uns,
+                        frame_ptr };
+
+  mp_finish_struct (frame, "mp_inline_frame", frame_names, frame_types);
+  mp_finish_struct (site, "mp_site", site_names, site_types);
+  mp_roots[MP_ROOT_FRAME_TYPE] = frame;
+  mp_roots[MP_ROOT_FRAME_PTR_TYPE] = frame_ptr;
+  mp_roots[MP_ROOT_SITE_TYPE] = site;
+  mp_roots[MP_ROOT_SITE_PTR_TYPE]
+    = build_pointer_type (build_qualified_type (site, TYPE_QUAL_CONST));
+}
+
+/* const struct mp_site *, the type of the runtime functions' last
+   parameter.  */
+tree
+mp_site_pointer_type (void)
+{
+  if (!mp_roots[MP_ROOT_SITE_TYPE])
+    mp_build_types ();
+  return mp_roots[MP_ROOT_SITE_PTR_TYPE];
+}
+
+static tree
+mp_string (const char *s)
+{
+  return build_string_literal (strlen (s) + 1, s);
+}
+
+static tree
+mp_unsigned (unsigned v)
+{
+  return build_int_cst (unsigned_type_node, v);
+}
+
+/* A CONSTRUCTOR for the RECORD_TYPE TYPE from its field values, in field
+   order.  */
+static tree
+mp_record (tree type, const tree *values)
+{
+  vec<constructor_elt, va_gc> *elts = NULL;
+  unsigned i = 0;
+
+  for (tree f = TYPE_FIELDS (type); f; f = DECL_CHAIN (f), i++)
+    CONSTRUCTOR_APPEND_ELT (elts, f, fold_convert (TREE_TYPE (f), values[i]));
+  tree ctor = build_constructor (type, elts);
+  TREE_CONSTANT (ctor) = 1;
+  TREE_STATIC (ctor) = 1;
+  return ctor;
+}
+
+/* A file-local static of TYPE initialised to INIT, written out with the
+   unit's data.  Sites are made while functions are being expanded, when
+   -fno-toplevel-reorder (the default at -O0) has already fixed the order
+   of output: keep them out of that order, or they would never be
+   emitted.  */
+static tree
+mp_static (const char *prefix, tree type, tree init, bool readonly)
+{
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                         create_tmp_var_name (prefix), type);
+
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_EXTERNAL (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  TREE_USED (var) = 1;
+  TREE_READONLY (var) = readonly;
+  DECL_INITIAL (var) = init;
+  varpool_node::add (var);
+  varpool_node::get (var)->no_reorder = 0;
+  varpool_node::get (var)->force_output = 1;
+  return var;
+}
+
+/* The name of the function DECL as a string constant, spelled as a
+   debugger or a symboliser shows it: C++ names demangled from their
+   assembler names, which survive into LTO, where the front end that
+   could print them is gone; an IPA clone (foo.constprop.0, foo.part.0)
+   under the name of the function it was cloned from.  */
+static tree
+mp_function_string (tree decl)
+{
+  const char *asmname;
+  char *demangled;
+
+  decl = DECL_ORIGIN (decl);
+  asmname = mp_decl_name (decl);
+  if (strncmp (asmname, "_Z", 2) == 0
+      && (demangled = cplus_demangle (asmname, MP_DMGL_PARAMS | MP_DMGL_ANSI)))
+    {
+      tree str = mp_string (demangled);
+      free (demangled);
+      return str;
+    }
+  if (DECL_NAME (decl))
+    return mp_string (IDENTIFIER_POINTER (DECL_NAME (decl)));
+  return mp_string (asmname);
+}
+
+/* Where an expanded location's file is unknown (calls GCC made up),
+   the runtime still needs a string.  */
+static const char *
+mp_file (expanded_location xloc)
+{
+  return xloc.file ? xloc.file : "<unknown>";
+}
+
+/* The inlined functions around STMT, innermost first, as a static array
+   of struct mp_inline_frame; NULL_TREE and *N = 0 when none.  */
+static tree
+mp_inline_frames (const gimple *stmt, unsigned *n)
+{
+  vec<constructor_elt, va_gc> *elts = NULL;
+  tree frame = mp_roots[MP_ROOT_FRAME_TYPE];
+
+  *n = 0;
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    {
+      if (!inlined_function_outer_scope_p (b))
+        continue;
+      tree fn = block_ultimate_origin (b);
+      if (!fn || TREE_CODE (fn) != FUNCTION_DECL)
+        continue;
+      expanded_location xloc = expand_location (BLOCK_SOURCE_LOCATION (b));
+      tree values[] = { mp_function_string (fn),
+                        mp_string (mp_file (xloc)),
+                        mp_unsigned (xloc.line), mp_unsigned (xloc.column) };
+      CONSTRUCTOR_APPEND_ELT (elts, size_int (*n), mp_record (frame, values));
+      ++*n;
+    }
+  if (*n == 0)
+    return NULL_TREE;
+
+  tree type = build_array_type_nelts (frame, *n);
+  tree ctor = build_constructor (type, elts);
+  TREE_CONSTANT (ctor) = 1;
+  TREE_STATIC (ctor) = 1;
+  tree var = mp_static ("__mp_inlined", type, ctor, true);
+  return build_fold_addr_expr_with_type
+           (build4 (ARRAY_REF, frame, var, size_zero_node,
+                    NULL_TREE, NULL_TREE),
+            mp_roots[MP_ROOT_FRAME_PTR_TYPE]);
+}
+
+/* Emit the descriptor of the call STMT to CALLEE (the name as the user
+   wrote it) of KIND, and return its address, ready to be passed as the
+   runtime function's last argument.  */
+tree
+mp_emit_site (const gimple *stmt, const char *callee, unsigned kind)
+{
+  tree site_ptr = mp_site_pointer_type ();
+  expanded_location xloc = expand_location (gimple_location (stmt));
+  unsigned n_inlined;
+  tree inlined = mp_inline_frames (stmt, &n_inlined);
+
+  if (!xloc.file)
+    {
+      xloc.file = DECL_SOURCE_FILE (current_function_decl);
+      xloc.line = xloc.column = 0;
+    }
+  tree values[] =
+    {
+      mp_unsigned (MP_SITE_ABI), mp_unsigned (0), mp_string (mp_file (xloc)),
+      mp_function_string (current_function_decl),
+      mp_string (callee), mp_unsigned (xloc.line), mp_unsigned (xloc.column),
+      mp_unsigned (kind), mp_unsigned (n_inlined),
+      inlined ? inlined : build_int_cst (mp_roots[MP_ROOT_FRAME_PTR_TYPE], 0)
+    };
+  tree type = mp_roots[MP_ROOT_SITE_TYPE];
+  tree var = mp_static ("__mp_site", type, mp_record (type, values), false);
+  return build_fold_addr_expr_with_type (var, site_ptr);
+}

@@ -1,0 +1,435 @@
+/* boehm.c -- the GC family, on Boehm GC, and user allocators.
+
+   Each entry point calls the Boehm function it stands for and counts the
+   result: per-site allocator statistics, and OCaml's words (minor for
+   collectable blocks of at most MP_MAX_YOUNG_WOSIZE words, logged for the
+   promotion check; major for larger and uncollectable ones, which no
+   collection can reclaim).  */
+
+#include <errno.h>
+#include <pthread.h>
+#include <string.h>
+#include "internal.h"
+#include "entry.h"
+
+#define GC_THREADS
+#include <gc.h>
+
+static pthread_once_t allow_once = PTHREAD_ONCE_INIT;
+
+/* Boehm locks its allocator and starts its parallel markers only once
+   threads may register: do that when a second thread first needs it, not
+   at start, so a single-threaded program runs Boehm as it would alone.  */
+static void
+allow_threads (void)
+{
+  GC_allow_register_threads ();
+}
+
+/* A thread that Boehm does not know (created without gc.h's pthread
+   redirection) is registered on its first GC allocation; thread.c
+   unregisters it at exit.  */
+static void
+gc_thread_setup (struct mp_thread *t)
+{
+  mp_gc_setup ();
+  t->gc_registered = MP_GC_READY;
+  if (!GC_thread_is_registered ())
+    {
+      pthread_once (&allow_once, allow_threads);
+      struct GC_stack_base sb;
+      if (GC_get_stack_base (&sb) == GC_SUCCESS
+          && GC_register_my_thread (&sb) == GC_SUCCESS)
+        t->gc_registered = MP_GC_REGISTERED_BY_US;
+      else
+        mp_warn ("cannot register this thread with Boehm GC");
+    }
+}
+
+static inline struct mp_thread *
+gc_self (void)
+{
+  struct mp_thread *t = mp_self ();
+  if (MP_UNLIKELY (t->gc_registered == MP_GC_UNKNOWN))
+    gc_thread_setup (t);
+  return t;
+}
+
+static inline uint64_t
+epoch_now (void)
+{
+  return atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+}
+
+static inline uint64_t
+words_of (size_t n)
+{
+  return (n + sizeof (void *) - 1) / sizeof (void *);
+}
+
+/* GC_size of a collectable block of N bytes, for small N: Boehm's size
+   classes map each request size to one object size, fixed once set.
+   Filled on first use of each size; racing writers store the same value. */
+#define USABLE_CACHED 2048
+static _Atomic uint32_t usable_cache[USABLE_CACHED + 1];
+
+static inline size_t
+usable_of (void *base, size_t n, int uncollectable)
+{
+  if (MP_UNLIKELY (n > USABLE_CACHED || uncollectable))
+    return GC_size (base);
+  size_t u = atomic_load_explicit (&usable_cache[n], memory_order_relaxed);
+  if (MP_UNLIKELY (u == 0))
+    {
+      u = GC_size (base);
+      atomic_store_explicit (&usable_cache[n], (uint32_t) u,
+                             memory_order_relaxed);
+    }
+  return u;
+}
+
+/* Count BASE (NULL if the allocation failed), N bytes asked at SITE by T,
+   which read EPOCH just before allocating.  */
+static inline __attribute__ ((always_inline)) void
+count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
+                size_t n, int uncollectable, uint64_t epoch)
+{
+  struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
+  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  if (MP_UNLIKELY (base == NULL))
+    {
+      mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
+      return;
+    }
+  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  size_t usable = usable_of (base, n, uncollectable);
+  mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
+  uint64_t words = words_of (n);
+  if (MP_UNLIKELY (uncollectable || words > MP_MAX_YOUNG_WOSIZE))
+    mp_add (&c->c[SC_MAJOR_WORDS], (int64_t) words);
+  else
+    {
+      mp_add (&c->c[SC_MINOR_WORDS], (int64_t) words);
+      if (MP_LIKELY (words))
+        mp_young_log (t, base, words, epoch);
+    }
+}
+
+void
+mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
+                   size_t n, int uncollectable, uint64_t epoch)
+{
+  count_gc_alloc (t, site, base, n, uncollectable, epoch);
+}
+
+static inline __attribute__ ((always_inline)) void *
+gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
+          int uncollectable)
+{
+  struct mp_thread *t = gc_self ();
+  uint64_t epoch = epoch_now ();
+  void *p = fn (n);
+  count_gc_alloc (t, site, p, n, uncollectable, epoch);
+  return p;
+}
+
+MP_API void *
+__mp_GC_malloc (size_t n, const struct mp_site *s)
+{
+  return gc_alloc (GC_malloc, n, s, 0);
+}
+
+MP_API void *
+__mp_GC_malloc_atomic (size_t n, const struct mp_site *s)
+{
+  return gc_alloc (GC_malloc_atomic, n, s, 0);
+}
+
+MP_API void *
+__mp_GC_malloc_uncollectable (size_t n, const struct mp_site *s)
+{
+  return gc_alloc (GC_malloc_uncollectable, n, s, 1);
+}
+
+MP_API void *
+__mp_GC_malloc_atomic_uncollectable (size_t n, const struct mp_site *s)
+{
+  return gc_alloc (GC_malloc_atomic_uncollectable, n, s, 1);
+}
+
+MP_API void *
+__mp_GC_malloc_ignore_off_page (size_t n, const struct mp_site *s)
+{
+  return gc_alloc (GC_malloc_ignore_off_page, n, s, 0);
+}
+
+MP_API void *
+__mp_GC_malloc_atomic_ignore_off_page (size_t n, const struct mp_site *s)
+{
+  return gc_alloc (GC_malloc_atomic_ignore_off_page, n, s, 0);
+}
+
+/* The GC_DEBUG forms return a pointer past Boehm's debug header; the
+   block, for sizes and mark bits, starts at GC_base.  */
+static inline void *
+gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
+                const char *file, int line, const struct mp_site *site,
+                int uncollectable)
+{
+  struct mp_thread *t = gc_self ();
+  uint64_t epoch = epoch_now ();
+  void *p = fn (n, file, line);
+  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, uncollectable, epoch);
+  return p;
+}
+
+MP_API void *
+__mp_GC_debug_malloc (size_t n, const char *f, int l, const struct mp_site *s)
+{
+  return gc_debug_alloc (GC_debug_malloc, n, f, l, s, 0);
+}
+
+MP_API void *
+__mp_GC_debug_malloc_atomic (size_t n, const char *f, int l,
+                             const struct mp_site *s)
+{
+  return gc_debug_alloc (GC_debug_malloc_atomic, n, f, l, s, 0);
+}
+
+MP_API void *
+__mp_GC_debug_malloc_uncollectable (size_t n, const char *f, int l,
+                                    const struct mp_site *s)
+{
+  return gc_debug_alloc (GC_debug_malloc_uncollectable, n, f, l, s, 1);
+}
+
+MP_API void *
+__mp_GC_debug_malloc_atomic_uncollectable (size_t n, const char *f, int l,
+                                           const struct mp_site *s)
+{
+  return gc_debug_alloc (GC_debug_malloc_atomic_uncollectable, n, f, l, s, 1);
+}
+
+MP_API void *
+__mp_GC_debug_malloc_ignore_off_page (size_t n, const char *f, int l,
+                                      const struct mp_site *s)
+{
+  return gc_debug_alloc (GC_debug_malloc_ignore_off_page, n, f, l, s, 0);
+}
+
+MP_API void *
+__mp_GC_debug_malloc_atomic_ignore_off_page (size_t n, const char *f, int l,
+                                             const struct mp_site *s)
+{
+  return gc_debug_alloc (GC_debug_malloc_atomic_ignore_off_page, n, f, l, s, 0);
+}
+
+MP_API char *
+__mp_GC_strdup (const char *str, const struct mp_site *s)
+{
+  return __mp_GC_strndup (str, SIZE_MAX, s);
+}
+
+MP_API char *
+__mp_GC_strndup (const char *str, size_t max, const struct mp_site *s)
+{
+  struct mp_thread *t = gc_self ();
+  uint64_t epoch = epoch_now ();
+  size_t n = str ? strnlen (str, max) + 1 : 0;
+  char *p = max == SIZE_MAX ? GC_strdup (str) : GC_strndup (str, max);
+  mp_count_gc_alloc (t, s, p, n, 0, epoch);
+  return p;
+}
+
+MP_API char *
+__mp_GC_debug_strdup (const char *str, const char *f, int l,
+                      const struct mp_site *s)
+{
+  struct mp_thread *t = gc_self ();
+  uint64_t epoch = epoch_now ();
+  char *p = GC_debug_strdup (str, f, l);
+  mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL, str ? strlen (str) + 1 : 0,
+                     0, epoch);
+  return p;
+}
+
+MP_API char *
+__mp_GC_debug_strndup (const char *str, size_t max, const char *f, int l,
+                       const struct mp_site *s)
+{
+  struct mp_thread *t = gc_self ();
+  uint64_t epoch = epoch_now ();
+  char *p = GC_debug_strndup (str, max, f, l);
+  mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL,
+                     str ? strnlen (str, max) + 1 : 0, 0, epoch);
+  return p;
+}
+
+/* A pointer Boehm would crash on: it is not the start of a GC block.  */
+static int
+foreign_gc_pointer (struct mp_site_counts *c, void *p, void *base,
+                    const char *what)
+{
+  if (base != NULL)
+    return 0;
+  mp_add (&c->c[SC_NUM_FOREIGN_DEALLOCATE], 1);
+  mp_warn ("%s of %p, which is not on the GC heap: ignored", what, p);
+  return 1;
+}
+
+/* Count the explicit free of BASE, of USABLE bytes, at C.  */
+static void
+count_gc_free (struct mp_thread *t, struct mp_site_counts *c, void *base,
+               size_t usable)
+{
+  mp_young_forget (t, base);
+  mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
+  mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) usable);
+  mp_note_free (t, (int64_t) usable, 0);
+}
+
+static void
+gc_free (void (*fn) (void *), void *p, void *base, const struct mp_site *s,
+         const char *what)
+{
+  struct mp_thread *t = gc_self ();
+  struct mp_site_counts *c = mp_counts (t, s);
+  if (p == NULL)
+    mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
+  else if (!foreign_gc_pointer (c, p, base, what))
+    {
+      count_gc_free (t, c, base, GC_size (base));
+      fn (p);
+    }
+}
+
+MP_API void
+__mp_GC_free (void *p, const struct mp_site *s)
+{
+  gc_free (GC_free, p, p && GC_base (p) == p ? p : NULL, s, "GC_free");
+}
+
+MP_API void
+__mp_GC_debug_free (void *p, const struct mp_site *s)
+{
+  gc_free (GC_debug_free, p, p ? GC_base (p) : NULL, s, "GC_debug_free");
+}
+
+/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q.  */
+static void
+count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
+                  size_t old, void *q, size_t n, uint64_t epoch)
+{
+  mp_add (&c->c[SC_NUM_REALLOCATE], 1);
+  if (q == NULL)
+    {
+      mp_add (&c->c[SC_NUM_EXPAND], n > old);
+      return;
+    }
+  void *qbase = GC_base (q);
+  int in_place = qbase == base;
+  size_t kept = old < n ? old : n;
+  mp_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
+  mp_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], in_place);
+  mp_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED], (int64_t) kept);
+  if (n > old)
+    {
+      mp_add (&c->c[SC_NUM_EXPAND], 1);
+      mp_add (&c->c[SC_NUM_EXPAND_OK], in_place);
+      mp_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
+    }
+  else
+    mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
+  if (in_place)
+    return;
+  /* A move is a new block, young or major by its size, and the end of
+     the old one.  */
+  mp_young_forget (t, base);
+  size_t usable = GC_size (qbase);
+  mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
+  uint64_t words = words_of (n);
+  int major = words > MP_MAX_YOUNG_WOSIZE;
+  mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
+  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  if (!major && words)
+    mp_young_log (t, qbase, words, epoch);
+}
+
+/* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */
+static void *
+gc_realloc (void *p, size_t n, int debug, const char *file, int line,
+            const struct mp_site *s)
+{
+  struct mp_thread *t = gc_self ();
+  void *base = GC_base (p);
+  struct mp_site_counts *c = mp_counts (t, s);
+  if (foreign_gc_pointer (c, p, base, debug ? "GC_debug_realloc" : "GC_realloc"))
+    {
+      errno = EINVAL;
+      return NULL;
+    }
+  size_t old = GC_size (base);
+  if (n == 0)
+    {
+      /* GC_realloc (p, 0) frees P and returns NULL.  */
+      count_gc_free (t, c, base, old);
+      return debug ? GC_debug_realloc (p, 0, file, line) : GC_realloc (p, 0);
+    }
+  uint64_t epoch = epoch_now ();
+  void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
+  count_gc_realloc (t, c, base, old, q, n, epoch);
+  return q;
+}
+
+MP_API void *
+__mp_GC_realloc (void *p, size_t n, const struct mp_site *s)
+{
+  if (p == NULL)
+    return gc_alloc (GC_malloc, n, s, 0);
+  return gc_realloc (p, n, 0, NULL, 0, s);
+}
+
+MP_API void *
+__mp_GC_debug_realloc (void *p, size_t n, const char *f, int l,
+                       const struct mp_site *s)
+{
+  if (p == NULL)
+    return gc_debug_alloc (GC_debug_malloc, n, f, l, s, 0);
+  return gc_realloc (p, n, 1, f, l, s);
+}
+
+/* User allocators (entry.h).  */
+
+MP_API const struct mp_site *
+__mp_user_begin (const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  const struct mp_site *saved = t->user_site;
+  t->user_site = site;
+  t->user_epoch = epoch_now ();
+  return saved;
+}
+
+MP_API void
+__mp_user_end (void *p, const struct mp_site *saved, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  if (t->user_site == site)
+    {
+      /* Nothing instrumented inside took the site: count P here.  */
+      t->user_site = NULL;
+      void *base = NULL;
+      if (site->kind != MP_KIND_USER_MALLOC && p != NULL)
+        {
+          gc_self ();
+          base = GC_base (p);
+        }
+      if (base == NULL)
+        mp_count_malloc_note (t, site, p);
+      else
+        mp_count_gc_alloc (t, site, base, GC_size (base),
+                           site->kind == MP_KIND_USER_GC_UNCOLLECTABLE,
+                           t->user_epoch);
+    }
+  t->user_site = saved;
+}

@@ -1,0 +1,40 @@
+/* init.c -- starting the runtime.
+
+   The runtime starts from a constructor, or from the first call into it
+   if a constructor of the program allocates earlier.  Starting reads
+   MEMPROF and arranges for the report at exit.  Boehm itself is started
+   only when the program first uses the GC family (generations.c), so a
+   malloc-only program pays nothing for it.  */
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+#include "internal.h"
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void
+start (void)
+{
+  mp_config_parse (getenv ("MEMPROF"), &mp_config);
+  uint64_t seed;
+  if (getrandom (&seed, sizeof seed, GRND_NONBLOCK) != sizeof seed)
+    seed = (uint64_t) time (NULL) * 2654435761u ^ (uint64_t) getpid ();
+  mp_libc_setup (seed);
+  if (atexit (mp_report_at_exit) != 0)
+    mp_warn ("cannot register the exit report");
+}
+
+void
+mp_init (void)
+{
+  pthread_once (&init_once, start);
+}
+
+__attribute__ ((constructor)) static void
+init_at_load (void)
+{
+  mp_init ();
+}

@@ -1,0 +1,277 @@
+/* internal.h -- what the runtime's files share.
+
+   Design.  The hot paths (every rewritten malloc, free and GC_malloc) must
+   cost a few nanoseconds, and every counter must be exact with several
+   threads.  So nothing on a hot path takes a lock or a locked instruction:
+
+   - each thread owns a `struct mp_thread` (thread.c), found through an
+     initial-exec TLS pointer; it holds the thread's counters and its
+     per-site counter chunks.  Only the owner writes them, with relaxed
+     atomic stores; readers add them up over the registry of all thread
+     records ever made.  Records are never freed: a thread that exits
+     leaves its counts behind and its record is reused by a later thread,
+     so sums stay exact and memory stays bounded by the peak thread count;
+   - sites are numbered the first time they run (sites.c), which makes
+     the per-thread per-site counters a two-level array lookup;
+   - blocks of the malloc family carry a tag in their trailing bytes
+     (libc.c), so free can tell ours from foreign pointers without a
+     table;
+   - young GC blocks are logged per thread (generations.c); at the end of
+     each collection's mark phase, with the world stopped, the log is
+     checked against Boehm's mark bits to count promoted words exactly.  */
+
+#ifndef MEMPROF_INTERNAL_H
+#define MEMPROF_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "memprof.h"
+#include "site.h"
+
+#define MP_API __attribute__ ((visibility ("default")))
+#define MP_LIKELY(x) __builtin_expect (!!(x), 1)
+#define MP_UNLIKELY(x) __builtin_expect (!!(x), 0)
+
+/* A counter written by one thread and read by any: relaxed accesses make
+   the race well-defined without a locked instruction.  */
+typedef _Atomic int64_t mp_counter;
+
+static inline void
+mp_add (mp_counter *c, int64_t n)
+{
+  atomic_store_explicit (c, atomic_load_explicit (c, memory_order_relaxed) + n,
+                         memory_order_relaxed);
+}
+
+static inline int64_t
+mp_get_counter (const mp_counter *c)
+{
+  return atomic_load_explicit ((mp_counter *) c, memory_order_relaxed);
+}
+
+/* ---- sites.c ---------------------------------------------------------- */
+
+/* The per-call counters of one site in one thread, in D's order.  The
+   names index `c` so that sums and reports can loop over them.  */
+enum mp_site_counter
+{
+  SC_NUM_ALLOCATE, SC_NUM_ALLOCATE_FAILED, SC_NUM_EXPAND, SC_NUM_EXPAND_OK,
+  SC_NUM_REALLOCATE, SC_NUM_REALLOCATE_OK, SC_NUM_REALLOCATE_IN_PLACE,
+  SC_NUM_DEALLOCATE, SC_NUM_FOREIGN_DEALLOCATE, SC_BYTES_ALLOCATED,
+  SC_BYTES_EXPANDED, SC_BYTES_CONTRACTED, SC_BYTES_MOVED, SC_BYTES_NOT_MOVED,
+  SC_MINOR_WORDS, SC_MAJOR_WORDS,
+  SC_COUNT
+};
+
+struct mp_site_counts
+{
+  mp_counter c[SC_COUNT];
+};
+
+/* Sites are numbered from 1; counters live in chunks of MP_CHUNK_SITES
+   sites, found through a per-thread directory of MP_DIR_SIZE chunks.  */
+#define MP_CHUNK_SHIFT 6
+#define MP_CHUNK_SITES (1u << MP_CHUNK_SHIFT)
+#define MP_DIR_SIZE 16384
+#define MP_MAX_SITES (MP_CHUNK_SITES * MP_DIR_SIZE)
+
+/* The site the runtime charges what no descriptor describes: calls from
+   descriptors of another ABI, and sites past MP_MAX_SITES.  */
+extern struct mp_site mp_unknown_site;
+
+unsigned mp_site_number (const struct mp_site *site);
+struct mp_thread;
+struct mp_site_counts *mp_site_chunk (struct mp_thread *t, unsigned id);
+
+/* ---- thread.c --------------------------------------------------------- */
+
+/* The log of young GC blocks of one thread: see generations.c.  */
+struct mp_young
+{
+  _Atomic (uint64_t *) entries;  /* owner allocates; the collector reads */
+  _Atomic size_t count;          /* entries logged; owner writes */
+  _Atomic size_t done;           /* entries the collector has decided;
+                                    collector writes, owner resets to 0
+                                    together with count */
+  size_t capacity;               /* owner only */
+};
+
+struct mp_thread
+{
+  struct mp_thread *next;        /* registry link, immutable once pushed */
+  atomic_int in_use;             /* 1 while a live thread owns the record */
+  int gc_registered;             /* owner only: an enum mp_gc_thread */
+  const struct mp_site *user_site;  /* owner only: the user allocator
+                                    whose call is in progress (entry.h) */
+  uint64_t user_epoch;           /* owner only: mp_gc_epoch when it began */
+
+  /* bytesUsed: the owner's unflushed change, and its highest value
+     since the last flush into mp_bytes_used (see mp_note_used).  */
+  mp_counter used_delta, used_peak;
+  mp_counter bytes_slack;
+
+  struct mp_young young;
+
+  /* Per-site counters: chunk k covers sites k*MP_CHUNK_SITES... .  The
+     owner publishes a chunk with a release store; readers acquire.  */
+  _Atomic (struct mp_site_counts *) dir[MP_DIR_SIZE];
+};
+
+/* What Boehm knows of a thread: not asked yet, known, or registered by
+   us (then we unregister it when the thread exits).  */
+enum mp_gc_thread { MP_GC_UNKNOWN, MP_GC_READY, MP_GC_REGISTERED_BY_US };
+
+/* The thread records, newest first; pushed with a CAS, never unlinked.  */
+extern _Atomic (struct mp_thread *) mp_threads;
+
+struct mp_thread *mp_thread_slow (void);
+extern __thread struct mp_thread *mp_self_tls
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* The calling thread's record, made on its first use.  */
+static inline struct mp_thread *
+mp_self (void)
+{
+  struct mp_thread *t = mp_self_tls;
+  return MP_LIKELY (t != NULL) ? t : mp_thread_slow ();
+}
+
+/* The counters of SITE in T.  */
+static inline struct mp_site_counts *
+mp_counts (struct mp_thread *t, const struct mp_site *site)
+{
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  if (MP_UNLIKELY (id == 0))
+    id = mp_site_number (site);
+  struct mp_site_counts *chunk
+    = atomic_load_explicit (&t->dir[id >> MP_CHUNK_SHIFT], memory_order_relaxed);
+  if (MP_UNLIKELY (chunk == NULL))
+    chunk = mp_site_chunk (t, id);
+  return &chunk[id & (MP_CHUNK_SITES - 1)];
+}
+
+/* The site to charge for an allocation at SITE: a user allocator's, if
+   one is running in T and no allocation inside it took it yet.  */
+static inline const struct mp_site *
+mp_charge_site (struct mp_thread *t, const struct mp_site *site)
+{
+  const struct mp_site *user = t->user_site;
+  if (MP_UNLIKELY (user != NULL))
+    {
+      t->user_site = NULL;
+      return user;
+    }
+  return site;
+}
+
+/* ---- bytesUsed and bytesHighTide (thread.c) --------------------------- */
+
+/* Global bytesUsed as of the last flushes, and the highest value seen.  */
+extern mp_counter mp_bytes_used_flushed;
+extern _Atomic int64_t mp_bytes_high_tide;
+
+void mp_flush_used (struct mp_thread *t);
+
+#define MP_USED_FLUSH ((int64_t) 1 << 20)
+
+/* Account N more bytes in use by T, SLACK of them the allocator's.  */
+static inline __attribute__ ((always_inline)) void
+mp_note_alloc (struct mp_thread *t, int64_t n, int64_t slack)
+{
+  int64_t d = mp_get_counter (&t->used_delta) + n;
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  if (d > mp_get_counter (&t->used_peak))
+    {
+      atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+      if (MP_UNLIKELY (d > MP_USED_FLUSH))
+        mp_flush_used (t);
+    }
+  mp_add (&t->bytes_slack, slack);
+}
+
+/* Account N fewer bytes in use by T, SLACK fewer of the allocator's.  */
+static inline __attribute__ ((always_inline)) void
+mp_note_free (struct mp_thread *t, int64_t n, int64_t slack)
+{
+  int64_t d = mp_get_counter (&t->used_delta) - n;
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  mp_add (&t->bytes_slack, -slack);
+  if (MP_UNLIKELY (d < -MP_USED_FLUSH))
+    mp_flush_used (t);
+}
+
+/* ---- generations.c ---------------------------------------------------- */
+
+/* Collections completed; the collector bumps it with the world stopped.  */
+extern _Atomic uint64_t mp_gc_epoch;
+extern mp_counter mp_promoted_words;
+extern mp_counter mp_minor_collections, mp_major_collections;
+extern mp_counter mp_top_heap_bytes;
+
+void mp_gc_setup (void);
+int mp_gc_started (void);
+uint64_t mp_young_epoch_of (void *base);
+void mp_young_make_room (struct mp_thread *t);
+
+/* Young-log entries: see generations.c.  */
+#define MP_EPOCH_MASK UINT64_C (0xf)
+#define MP_ADDR_MASK UINT64_C (0x0000fffffffffff0)
+#define MP_WORDS_SHIFT 48
+
+/* Log BASE, a young block of WORDS words allocated by T, which read
+   EPOCH just before asking Boehm for it.  */
+static inline __attribute__ ((always_inline)) void
+mp_young_log (struct mp_thread *t, void *base, uint64_t words, uint64_t epoch)
+{
+  if (MP_UNLIKELY (epoch != atomic_load_explicit (&mp_gc_epoch,
+                                                  memory_order_acquire)))
+    epoch = mp_young_epoch_of (base);
+  struct mp_young *y = &t->young;
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  if (MP_UNLIKELY (n == y->capacity))
+    {
+      mp_young_make_room (t);
+      n = atomic_load_explicit (&y->count, memory_order_relaxed);
+    }
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  __atomic_store_n (&e[n], (uintptr_t) base | (epoch & MP_EPOCH_MASK)
+                    | (words << MP_WORDS_SHIFT), __ATOMIC_RELAXED);
+  atomic_store_explicit (&y->count, n + 1, memory_order_release);
+}
+void mp_young_forget (struct mp_thread *t, void *base);
+
+/* ---- boehm.c / libc.c ------------------------------------------------- */
+
+/* Count an allocation of N requested bytes at SITE that gave P (NULL if
+   it failed).  */
+void mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site,
+                        void *base, size_t n, int uncollectable,
+                        uint64_t epoch_before);
+void mp_libc_setup (uint64_t seed);
+void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
+                           void *p);
+
+/* ---- init.c / config.c / report.c ------------------------------------- */
+
+void mp_init (void);
+
+/* Settings from MEMPROF; written once by mp_init, read-only after.  */
+struct mp_config
+{
+  char *report_path;     /* NULL: stderr; "" : no report */
+  unsigned long verbose; /* OCaml's v flags; 0x400: stat record at exit */
+  unsigned long sites;   /* per-site lines in the report; 0: all */
+};
+extern struct mp_config mp_config;
+
+void mp_config_parse (const char *text, struct mp_config *cfg);
+void mp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+void mp_report_at_exit (void);
+
+/* Sum the counters of one site over all threads; IDs from 1.  */
+void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);
+unsigned mp_site_count (void);
+const struct mp_site *mp_site_by_number (unsigned id);
+
+#endif

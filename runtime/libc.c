@@ -1,0 +1,360 @@
+/* libc.c -- the malloc family, on the system allocator.
+
+   Blocks must stay real malloc blocks: code built without the plugin may
+   realloc or free them.  So there is no header; instead each block is
+   asked for TRAILER bytes longer, and its last usable word holds a tag:
+
+       high 40 bits  a hash of the block's address and a per-process key
+       low 24 bits   the slack: usable bytes (less the tag) minus request
+
+   free and realloc read the word at the end of malloc_usable_size: if it
+   is the hash of this very address, the block is ours and its requested
+   size is known; otherwise the pointer is foreign (a getline buffer, a
+   block from an uninstrumented library) and goes to the system allocator
+   untouched.  Our free clears the tag first, so a stale tag never makes a
+   later foreign block at the same address look like ours.  A foreign
+   free of one of our blocks cannot be seen: its bytes stay in bytesUsed.  */
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "entry.h"
+
+#define TRAILER sizeof (uint64_t)
+#define SLACK_BITS 24
+#define SLACK_MASK ((UINT64_C (1) << SLACK_BITS) - 1)
+
+/* The hash key, set once by mp_libc_setup before any block is tagged.  */
+static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
+
+/* Whether malloc_usable_size can be read straight from glibc's chunk
+   header: set once by mp_libc_setup, after checking it on real blocks.  */
+static int glibc_chunks;
+
+static inline size_t
+usable_size (void *p)
+{
+  if (MP_LIKELY (glibc_chunks))
+    {
+      /* The size word before the block: low bits are flags, bit 1 says
+         the chunk was mmapped (its header then takes both words).  */
+      size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+      return (h & ~(size_t) 7) - (h & 2 ? 2 : 1) * sizeof (size_t);
+    }
+  return malloc_usable_size (p);
+}
+
+/* Check usable_size's reading of the chunk header against glibc's own
+   answer, for small, aligned and mmapped blocks.  */
+static int
+chunk_layout_known (void)
+{
+  static const size_t sizes[] = { 1, 24, 100, 1000, 300000 };
+  int ok = 1;
+  glibc_chunks = 1;
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+    for (int aligned = 0; aligned < 2; aligned++)
+      {
+        void *p = aligned ? memalign (256, sizes[i]) : malloc (sizes[i]);
+        if (p && usable_size (p) != malloc_usable_size (p))
+          ok = 0;
+        free (p);
+      }
+  glibc_chunks = 0;
+  return ok;
+}
+
+void
+mp_libc_setup (uint64_t seed)
+{
+  tag_key ^= seed;
+  glibc_chunks = chunk_layout_known ();
+}
+
+static inline uint64_t
+address_hash (const void *p)
+{
+  /* The multiply spreads every address bit over the 40 kept ones.  */
+  return (((uintptr_t) p ^ tag_key) * UINT64_C (0x9e3779b97f4a7c15))
+         & ~SLACK_MASK;
+}
+
+/* Tag P, a block of USABLE bytes holding a request of N; return the
+   slack, or -1 if it does not fit in the tag (then the block is left
+   untagged, and counted as allocated but never as used).  */
+static inline int64_t
+tag_block (void *p, size_t n)
+{
+  size_t usable = usable_size (p) - TRAILER;
+  uint64_t slack = usable - n;
+  if (slack > SLACK_MASK)
+    return -1;
+  uint64_t tag = address_hash (p) | slack;
+  memcpy ((char *) p + usable, &tag, sizeof tag);
+  return (int64_t) slack;
+}
+
+/* If P is one of our blocks, set *N to its request and *SLACK, clear its
+   tag, and return 1; return 0 for a foreign pointer.  */
+static inline int
+untag_block (void *p, size_t *n, size_t *slack)
+{
+  size_t usable = usable_size (p);
+  if (usable < TRAILER)
+    return 0;
+  usable -= TRAILER;
+  uint64_t tag;
+  memcpy (&tag, (char *) p + usable, sizeof tag);
+  if ((tag & ~SLACK_MASK) != address_hash (p) || (tag & SLACK_MASK) > usable)
+    return 0;
+  *slack = tag & SLACK_MASK;
+  *n = usable - *slack;
+  memset ((char *) p + usable, 0, sizeof tag);
+  return 1;
+}
+
+static void
+retag_block (void *p, size_t n, size_t slack)
+{
+  uint64_t tag = address_hash (p) | slack;
+  memcpy ((char *) p + n + slack, &tag, sizeof tag);
+}
+
+/* Tag P (NULL if the allocation failed) and count it at SITE.  */
+static inline __attribute__ ((always_inline)) void *
+count_alloc (struct mp_thread *t, const struct mp_site *site, void *p,
+             size_t n)
+{
+  struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
+  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  if (p == NULL)
+    {
+      mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
+      return NULL;
+    }
+  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  int64_t slack = tag_block (p, n);
+  if (MP_LIKELY (slack >= 0))
+    mp_note_alloc (t, (int64_t) n, slack);
+  return p;
+}
+
+/* N + TRAILER, or 0 with errno set when that overflows.  */
+static inline size_t
+padded (size_t n)
+{
+  if (MP_UNLIKELY (n > SIZE_MAX - TRAILER))
+    {
+      errno = ENOMEM;
+      return 0;
+    }
+  return n + TRAILER;
+}
+
+MP_API void *
+__mp_malloc (size_t n, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  size_t size = padded (n);
+  return count_alloc (t, site, size ? malloc (size) : NULL, n);
+}
+
+MP_API void *
+__mp_calloc (size_t nmemb, size_t size, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  size_t n = 0, total = 0;
+  if (__builtin_mul_overflow (nmemb, size, &n))
+    errno = ENOMEM;
+  else
+    total = padded (n);
+  return count_alloc (t, site, total ? calloc (1, total) : NULL, n);
+}
+
+MP_API char *
+__mp_strdup (const char *s, const struct mp_site *site)
+{
+  return __mp_strndup (s, SIZE_MAX, site);
+}
+
+MP_API char *
+__mp_strndup (const char *s, size_t max, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  size_t len = strnlen (s, max);
+  char *p = malloc (len + 1 + TRAILER);
+  if (p)
+    {
+      memcpy (p, s, len);
+      p[len] = '\0';
+    }
+  return count_alloc (t, site, p, len + 1);
+}
+
+MP_API void *
+__mp_aligned_alloc (size_t align, size_t n, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  size_t size = padded (n);
+  return count_alloc (t, site, size ? aligned_alloc (align, size) : NULL, n);
+}
+
+MP_API void *
+__mp_memalign (size_t align, size_t n, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  size_t size = padded (n);
+  return count_alloc (t, site, size ? memalign (align, size) : NULL, n);
+}
+
+MP_API void *
+__mp_valloc (size_t n, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  size_t size = padded (n);
+  return count_alloc (t, site, size ? valloc (size) : NULL, n);
+}
+
+MP_API int
+__mp_posix_memalign (void **out, size_t align, size_t n,
+                     const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  void *p = NULL;
+  int saved = errno;
+  size_t size = padded (n);
+  int rc = size ? posix_memalign (&p, align, size) : ENOMEM;
+  errno = saved;      /* posix_memalign reports through its result only */
+  if (rc != 0)
+    p = NULL;
+  count_alloc (t, site, p, n);
+  if (rc == 0)
+    *out = p;
+  return rc;
+}
+
+/* Count the end of our block of N bytes and SLACK at SITE.  */
+static inline __attribute__ ((always_inline)) void
+count_free (struct mp_thread *t, struct mp_site_counts *c, size_t n,
+            size_t slack)
+{
+  mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
+  mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) n);
+  mp_note_free (t, (int64_t) n, (int64_t) slack);
+}
+
+MP_API void
+__mp_free (void *p, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  struct mp_site_counts *c = mp_counts (t, site);
+  size_t n, slack;
+  if (MP_LIKELY (p != NULL && untag_block (p, &n, &slack)))
+    count_free (t, c, n, slack);
+  else
+    mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);
+  free (p);
+}
+
+/* Count a successful realloc of a block from OLD to N bytes, P to Q.  */
+static void
+count_realloc (struct mp_site_counts *c, void *p, void *q, size_t old,
+               size_t n)
+{
+  int in_place = p == q;
+  size_t kept = old < n ? old : n;
+  mp_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
+  if (in_place)
+    mp_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], 1);
+  mp_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED], (int64_t) kept);
+  if (n > old)
+    {
+      mp_add (&c->c[SC_NUM_EXPAND], 1);
+      mp_add (&c->c[SC_NUM_EXPAND_OK], in_place);
+      mp_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
+      mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
+    }
+  else
+    mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
+}
+
+/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0.  */
+static void *
+realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
+              size_t old, size_t slack, size_t n)
+{
+  mp_add (&c->c[SC_NUM_REALLOCATE], 1);
+  size_t size = padded (n);
+  void *q = size ? realloc (p, size) : NULL;
+  if (q == NULL)
+    {
+      retag_block (p, old, slack);
+      if (n > old)
+        mp_add (&c->c[SC_NUM_EXPAND], 1);
+      return NULL;
+    }
+  int64_t new_slack = tag_block (q, n);
+  count_realloc (c, p, q, old, n);
+  if (new_slack < 0)
+    mp_note_free (t, (int64_t) old, (int64_t) slack);
+  else
+    mp_note_alloc (t, (int64_t) n - (int64_t) old, new_slack - (int64_t) slack);
+  return q;
+}
+
+MP_API void *
+__mp_realloc (void *p, size_t n, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self ();
+  if (p == NULL)
+    return __mp_malloc (n, site);
+  struct mp_site_counts *c = mp_counts (t, site);
+  size_t old, slack;
+  if (!untag_block (p, &old, &slack))
+    {
+      mp_add (&c->c[SC_NUM_FOREIGN_DEALLOCATE], 1);
+      return realloc (p, n);
+    }
+  if (n == 0)
+    {
+      /* glibc's realloc (p, 0) frees P and returns NULL: a deallocation.  */
+      count_free (t, c, old, slack);
+      return realloc (p, 0);
+    }
+  return realloc_ours (t, c, p, old, slack, n);
+}
+
+MP_API void *
+__mp_reallocarray (void *p, size_t nmemb, size_t size,
+                   const struct mp_site *site)
+{
+  size_t n;
+  if (__builtin_mul_overflow (nmemb, size, &n))
+    {
+      struct mp_thread *t = mp_self ();
+      struct mp_site_counts *c = mp_counts (t, site);
+      mp_add (&c->c[p ? SC_NUM_REALLOCATE : SC_NUM_ALLOCATE], 1);
+      if (p == NULL)
+        mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
+      errno = ENOMEM;
+      return NULL;
+    }
+  return __mp_realloc (p, n, site);
+}
+
+/* A user allocator of the malloc family returned P from a library built
+   without the plugin: count it, but it carries no tag, so its free will
+   be foreign and it is not counted as used.  */
+void
+mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site, void *p)
+{
+  struct mp_site_counts *c = mp_counts (t, site);
+  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  if (p == NULL)
+    mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
+  else
+    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) usable_size (p));
+}

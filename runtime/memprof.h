@@ -1,0 +1,188 @@
+/* memprof.h -- the public interface of the memprof runtime.
+
+   A program compiled with -fplugin=memprof.so and linked with -lmemprof
+   needs no code change: every allocation site is counted and a report is
+   printed at exit.  This header is for programs that want to read the
+   counters or print the report themselves.
+
+   Two families of blocks are counted:
+   - the GC family (GC_malloc and friends) lives on Boehm GC's heap, with
+     OCaml's generational accounting (see "The stat record");
+   - the malloc family (malloc and friends) stays on the system allocator
+     and is counted in the allocator statistics only.
+
+   Every counter here is exact, in multi-threaded programs too: each thread
+   counts in its own records, and a reader adds them up.  A reader running
+   while other threads allocate sees each counter at some recent value;
+   once the other threads have stopped allocating, the sums are exact.  */
+
+#ifndef MEMPROF_H
+#define MEMPROF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Blocks larger than this many words are allocated directly in the major
+   heap, as OCaml's Max_young_wosize.  */
+#define MP_MAX_YOUNG_WOSIZE 256
+
+/* The stat record: OCaml's Gc.stat, for the GC heap.  A word is
+   sizeof (void *) bytes; a block's size in words is its requested size
+   rounded up to whole words (Boehm's granule rounding is not counted).
+
+   minor_words     words allocated young (blocks of at most
+                   MP_MAX_YOUNG_WOSIZE words, collectable);
+   promoted_words  words of young blocks that survived their first
+                   collection;
+   major_words     words allocated directly in the major heap (larger
+                   blocks, uncollectable blocks) plus promoted_words.
+   So allocated words = minor_words + major_words - promoted_words, exactly.
+
+   minor_collections counts every Boehm collection (a full collection
+   begins with a minor one, as in OCaml), major_collections the full ones.
+   heap_words, heap_chunks and top_heap_words describe Boehm's heap;
+   live_words and free_words are Boehm's own byte counts at the last
+   collection, in words; the other fields are zero in this version.  */
+struct mp_stat
+{
+  double minor_words;
+  double promoted_words;
+  double major_words;
+  long minor_collections;
+  long major_collections;
+  long heap_words;
+  long heap_chunks;
+  long live_words;
+  long live_blocks;
+  long free_words;
+  long free_blocks;
+  long largest_free;
+  long fragments;
+  long compactions;
+  long top_heap_words;
+  long stack_size;
+  long forced_major_collections;
+};
+
+/* Fill *st.  mp_stat may ask Boehm about its heap; mp_quick_stat does
+   not, and leaves live_words, live_blocks, free_words, free_blocks,
+   largest_free and fragments at zero, as OCaml's quick_stat does.  */
+void mp_stat (struct mp_stat *st);
+void mp_quick_stat (struct mp_stat *st);
+
+/* OCaml's Gc.counters: the three word counters of the stat record.  Any
+   pointer may be NULL.  */
+void mp_counters (double *minor, double *promoted, double *major);
+
+/* Words allocated young since the program started.  */
+double mp_minor_words (void);
+
+/* Bytes allocated on the GC heap since the program started:
+   (minor_words + major_words - promoted_words) * sizeof (void *).  */
+double mp_allocated_bytes (void);
+
+/* Print the stat record as OCaml's Gc.print_stat does.  */
+void mp_print_stat (FILE *out);
+
+/* Allocator statistics: the counters of D's StatsCollector, kept for the
+   whole program and for each call site.  Every rewritten call is an
+   operation at its own site, as in D's per-call statistics:
+
+   numAllocate, numAllocateOK  calls that allocate (malloc, calloc,
+                   strdup, GC_malloc, realloc (NULL, n), ...), and those
+                   that returned a block;
+   numReallocate, numReallocateOK, numReallocateInPlace
+                   realloc calls on a block, those that succeeded, and
+                   those that kept the block where it was;
+   numExpand, numExpandOK  reallocs that grew a block, and those that grew
+                   it in place;
+   numDeallocate   free, GC_free and realloc (p, 0) calls, free (NULL)
+                   included; a free of a pointer memprof did not allocate
+                   goes to the system allocator untouched and is counted in
+                   numForeignDeallocate instead;
+   bytesAllocated  bytes requested by allocations, plus the growth of
+                   reallocated blocks;
+   bytesExpanded, bytesContracted  growth and shrinkage by realloc; in
+                   per-site statistics bytesContracted also counts the
+                   bytes a free released, as in D;
+   bytesMoved, bytesNotMoved  bytes kept by reallocs that moved the block,
+                   and by those that did not;
+   bytesUsed       bytes of blocks allocated and not yet freed.  For the
+                   malloc family these are requested bytes.  For the GC
+                   family a GC_free does not know the requested size, so
+                   GC blocks are counted at their usable size (GC_size),
+                   on allocation and on GC_free alike; blocks reclaimed by
+                   the collector are not deallocations (see live_words);
+   bytesSlack      bytes the allocator added beyond the request (malloc's
+                   and Boehm's rounding) for blocks still held; for GC
+                   blocks freed with GC_free the slack is not known and
+                   stays counted;
+   bytesHighTide   the highest bytesUsed seen; exact in a single-threaded
+                   program, within 1 MiB per thread otherwise.
+
+   The per-site statistics have the counters that D allows per call: all
+   of the above but bytesUsed, bytesSlack and bytesHighTide.  */
+struct mp_alloc_stats
+{
+  uint64_t numAllocate, numAllocateOK;
+  uint64_t numExpand, numExpandOK;
+  uint64_t numReallocate, numReallocateOK, numReallocateInPlace;
+  uint64_t numDeallocate, numForeignDeallocate;
+  uint64_t bytesAllocated, bytesExpanded, bytesContracted;
+  uint64_t bytesMoved, bytesNotMoved;
+  int64_t bytesUsed, bytesSlack;
+  int64_t bytesHighTide;
+};
+
+/* A function GCC inlined at a site, and where it was called.  */
+struct mp_inlined
+{
+  const char *function;
+  const char *file;
+  unsigned line, column;
+};
+
+/* One call site and its counters.  The inline chain lists the functions
+   that GCC inlined at the site, innermost first: inlined[0].function is
+   the function whose body holds the call.  */
+struct mp_site_info
+{
+  const char *file;
+  unsigned line, column;
+  const char *function;    /* the function the code was emitted in */
+  const char *callee;      /* what was called: "malloc", "GC_malloc", ... */
+  unsigned n_inlined;
+  const struct mp_inlined *inlined;
+  struct mp_alloc_stats stats;          /* the per-call counters */
+  double minor_words, major_words;      /* GC words allocated here */
+};
+
+/* The global counters.  */
+void mp_alloc_stats (struct mp_alloc_stats *out);
+
+/* Call FN on every site that has run, in no particular order (D's
+   byFileLine), until FN returns nonzero; return that value or 0.  The
+   info and its strings are valid during the call only.  */
+int mp_site_foreach (int (*fn) (const struct mp_site_info *, void *data),
+                     void *data);
+
+/* D's reports: one `name:value` line per global counter, and one
+   `file.c(655): [numAllocate:21, numAllocateOK:21, bytesAllocated:324202]`
+   line per source line that has allocation sites (nonzero counters only,
+   in D's order).  */
+void mp_report_statistics (FILE *out);
+void mp_report_per_call_statistics (FILE *out);
+
+/* The whole exit-time report, now, on OUT.  */
+void mp_report (FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MEMPROF_H */

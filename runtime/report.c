@@ -1,0 +1,358 @@
+/* report.c -- D's allocator statistics and the exit-time report.
+
+   The report is made from a snapshot of the counters: each site's sums
+   over all threads, taken once.  Its sections, in order: the stat record
+   in OCaml's v=0x400 form, the global allocator statistics in D's
+   reportStatistics form, and the sites in D's per-call form, largest
+   first.  */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+_Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
+                "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");
+
+/* One site's (or one source line's) counters, summed over threads.  */
+struct row
+{
+  const struct mp_site *site;
+  int64_t c[SC_COUNT];
+};
+
+/* D's names of the per-call counters, in D's order; numAllocateOK is
+   computed from the failures.  */
+static const struct
+{
+  const char *name;
+  int index;
+} per_call[] = {
+  { "numAllocate", SC_NUM_ALLOCATE },
+  { "numAllocateOK", -1 },
+  { "numExpand", SC_NUM_EXPAND },
+  { "numExpandOK", SC_NUM_EXPAND_OK },
+  { "numReallocate", SC_NUM_REALLOCATE },
+  { "numReallocateOK", SC_NUM_REALLOCATE_OK },
+  { "numReallocateInPlace", SC_NUM_REALLOCATE_IN_PLACE },
+  { "numDeallocate", SC_NUM_DEALLOCATE },
+  { "numForeignDeallocate", SC_NUM_FOREIGN_DEALLOCATE },
+  { "bytesAllocated", SC_BYTES_ALLOCATED },
+  { "bytesExpanded", SC_BYTES_EXPANDED },
+  { "bytesContracted", SC_BYTES_CONTRACTED },
+  { "bytesMoved", SC_BYTES_MOVED },
+  { "bytesNotMoved", SC_BYTES_NOT_MOVED },
+};
+
+#define N_PER_CALL (sizeof per_call / sizeof per_call[0])
+
+static int64_t
+row_value (const struct row *r, int i)
+{
+  int index = per_call[i].index;
+  if (index < 0)
+    return r->c[SC_NUM_ALLOCATE] - r->c[SC_NUM_ALLOCATE_FAILED];
+  return r->c[index];
+}
+
+/* Every site that has run, with its sums; *N gets the count.  */
+static struct row *
+snapshot (size_t *n)
+{
+  unsigned count = mp_site_count ();
+  struct row *rows = calloc (count + 1, sizeof *rows);
+  *n = 0;
+  if (rows == NULL)
+    {
+      mp_warn ("out of memory for the report");
+      return NULL;
+    }
+  for (unsigned id = 1; id <= count; id++)
+    {
+      struct row *r = &rows[*n];
+      r->site = mp_site_by_number (id);
+      mp_site_sum (id, r->c);
+      int64_t any = 0;
+      for (int i = 0; i < SC_COUNT; i++)
+        any |= r->c[i];
+      if (any)
+        ++*n;
+    }
+  return rows;
+}
+
+static void
+sum_rows (const struct row *rows, size_t n, struct mp_alloc_stats *s)
+{
+  int64_t t[SC_COUNT] = { 0 };
+  for (size_t i = 0; i < n; i++)
+    for (int j = 0; j < SC_COUNT; j++)
+      t[j] += rows[i].c[j];
+  s->numAllocate = (uint64_t) t[SC_NUM_ALLOCATE];
+  s->numAllocateOK = (uint64_t) (t[SC_NUM_ALLOCATE] - t[SC_NUM_ALLOCATE_FAILED]);
+  s->numExpand = (uint64_t) t[SC_NUM_EXPAND];
+  s->numExpandOK = (uint64_t) t[SC_NUM_EXPAND_OK];
+  s->numReallocate = (uint64_t) t[SC_NUM_REALLOCATE];
+  s->numReallocateOK = (uint64_t) t[SC_NUM_REALLOCATE_OK];
+  s->numReallocateInPlace = (uint64_t) t[SC_NUM_REALLOCATE_IN_PLACE];
+  s->numDeallocate = (uint64_t) t[SC_NUM_DEALLOCATE];
+  s->numForeignDeallocate = (uint64_t) t[SC_NUM_FOREIGN_DEALLOCATE];
+  s->bytesAllocated = (uint64_t) t[SC_BYTES_ALLOCATED];
+  s->bytesExpanded = (uint64_t) t[SC_BYTES_EXPANDED];
+  s->bytesContracted = (uint64_t) t[SC_BYTES_CONTRACTED];
+  s->bytesMoved = (uint64_t) t[SC_BYTES_MOVED];
+  s->bytesNotMoved = (uint64_t) t[SC_BYTES_NOT_MOVED];
+}
+
+/* bytesUsed, bytesSlack and bytesHighTide, over the thread records.  */
+static void
+sum_used (struct mp_alloc_stats *s)
+{
+  int64_t used = mp_get_counter (&mp_bytes_used_flushed);
+  int64_t tide = atomic_load (&mp_bytes_high_tide);
+  int64_t peak = 0;
+  s->bytesSlack = 0;
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    {
+      used += mp_get_counter (&t->used_delta);
+      int64_t p = mp_get_counter (&t->used_peak);
+      peak = p > peak ? p : peak;
+      s->bytesSlack += mp_get_counter (&t->bytes_slack);
+    }
+  s->bytesUsed = used;
+  int64_t flushed = mp_get_counter (&mp_bytes_used_flushed);
+  tide = tide > flushed + peak ? tide : flushed + peak;
+  s->bytesHighTide = tide > used ? tide : used;
+}
+
+MP_API void
+mp_alloc_stats (struct mp_alloc_stats *out)
+{
+  size_t n;
+  struct row *rows = snapshot (&n);
+  memset (out, 0, sizeof *out);
+  sum_rows (rows, n, out);
+  sum_used (out);
+  free (rows);
+}
+
+static void
+fill_info (const struct row *r, struct mp_site_info *info)
+{
+  const struct mp_site *s = r->site;
+  memset (info, 0, sizeof *info);
+  info->file = s->file;
+  info->line = s->line;
+  info->column = s->column;
+  info->function = s->function;
+  info->callee = s->callee;
+  info->n_inlined = s->n_inlined;
+  info->inlined = (const struct mp_inlined *) s->inlined;
+  sum_rows (r, 1, &info->stats);
+  info->minor_words = (double) r->c[SC_MINOR_WORDS];
+  info->major_words = (double) r->c[SC_MAJOR_WORDS];
+}
+
+MP_API int
+mp_site_foreach (int (*fn) (const struct mp_site_info *, void *), void *data)
+{
+  size_t n;
+  struct row *rows = snapshot (&n);
+  int rc = 0;
+  for (size_t i = 0; i < n && rc == 0; i++)
+    {
+      struct mp_site_info info;
+      fill_info (&rows[i], &info);
+      rc = fn (&info, data);
+    }
+  free (rows);
+  return rc;
+}
+
+MP_API void
+mp_report_statistics (FILE *out)
+{
+  struct mp_alloc_stats s;
+  mp_alloc_stats (&s);
+#define LINE(name) fprintf (out, #name ":%lld\n", (long long) s.name)
+  LINE (numAllocate);
+  LINE (numAllocateOK);
+  LINE (numExpand);
+  LINE (numExpandOK);
+  LINE (numReallocate);
+  LINE (numReallocateOK);
+  LINE (numReallocateInPlace);
+  LINE (numDeallocate);
+  LINE (numForeignDeallocate);
+  LINE (bytesUsed);
+  LINE (bytesAllocated);
+  LINE (bytesExpanded);
+  LINE (bytesContracted);
+  LINE (bytesMoved);
+  LINE (bytesNotMoved);
+  LINE (bytesSlack);
+  LINE (bytesHighTide);
+#undef LINE
+}
+
+/* `file.c(655): [numAllocate:21, numAllocateOK:21, bytesAllocated:324202]` */
+static void
+print_per_call (FILE *out, const char *file, unsigned line, const struct row *r)
+{
+  const char *sep = "";
+  fprintf (out, "%s(%u): [", file, line);
+  for (size_t i = 0; i < N_PER_CALL; i++)
+    {
+      int64_t v = row_value (r, (int) i);
+      if (v == 0)
+        continue;
+      fprintf (out, "%s%s:%lld", sep, per_call[i].name, (long long) v);
+      sep = ", ";
+    }
+  fputc (']', out);
+}
+
+/* Largest first: by bytes allocated, then calls, then place.  */
+static int
+by_size (const void *a, const void *b)
+{
+  const struct row *x = a, *y = b;
+  for (int i = 0; i < 2; i++)
+    {
+      int k = i == 0 ? SC_BYTES_ALLOCATED : SC_NUM_ALLOCATE;
+      if (x->c[k] != y->c[k])
+        return x->c[k] > y->c[k] ? -1 : 1;
+    }
+  int f = strcmp (x->site->file, y->site->file);
+  if (f)
+    return f;
+  return (x->site->line > y->site->line) - (x->site->line < y->site->line);
+}
+
+static int
+by_place (const void *a, const void *b)
+{
+  const struct row *x = a, *y = b;
+  int f = strcmp (x->site->file, y->site->file);
+  if (f)
+    return f;
+  return (x->site->line > y->site->line) - (x->site->line < y->site->line);
+}
+
+/* Merge rows of the same file and line, as D keys per-call statistics.  */
+static size_t
+merge_lines (struct row *rows, size_t n)
+{
+  size_t m = 0;
+  qsort (rows, n, sizeof *rows, by_place);
+  for (size_t i = 0; i < n; i++)
+    {
+      if (m > 0 && by_place (&rows[m - 1], &rows[i]) == 0)
+        for (int j = 0; j < SC_COUNT; j++)
+          rows[m - 1].c[j] += rows[i].c[j];
+      else
+        rows[m++] = rows[i];
+    }
+  return m;
+}
+
+MP_API void
+mp_report_per_call_statistics (FILE *out)
+{
+  size_t n;
+  struct row *rows = snapshot (&n);
+  n = merge_lines (rows, n);
+  qsort (rows, n, sizeof *rows, by_size);
+  for (size_t i = 0; i < n; i++)
+    {
+      print_per_call (out, rows[i].site->file, rows[i].site->line, &rows[i]);
+      fputc ('\n', out);
+    }
+  free (rows);
+}
+
+/* After a site's D line: what was called, where, and the inline chain.  */
+static void
+print_site_origin (FILE *out, const struct mp_site *s)
+{
+  fprintf (out, "  %s in %s", s->callee, s->function);
+  for (unsigned i = 0; i < s->n_inlined; i++)
+    fprintf (out, "%s%s at %s:%u", i ? ", " : " (inlined: ",
+             s->inlined[i].function, s->inlined[i].file, s->inlined[i].line);
+  if (s->n_inlined)
+    fputc (')', out);
+}
+
+static void
+report_sites (FILE *out)
+{
+  size_t n;
+  struct row *rows = snapshot (&n);
+  size_t shown = mp_config.sites && mp_config.sites < n ? mp_config.sites : n;
+  qsort (rows, n, sizeof *rows, by_size);
+  fprintf (out, "== allocation sites: %zu of %zu, largest first ==\n", shown, n);
+  for (size_t i = 0; i < shown; i++)
+    {
+      print_per_call (out, rows[i].site->file, rows[i].site->line, &rows[i]);
+      print_site_origin (out, rows[i].site);
+      fputc ('\n', out);
+    }
+  free (rows);
+}
+
+/* The stat record as OCaml prints it at exit under v=0x400.  */
+static void
+report_stat (FILE *out)
+{
+  struct mp_stat st;
+  mp_quick_stat (&st);
+  fprintf (out, "== stat record (v=0x400) ==\n");
+  fprintf (out, "allocated_words: %.0f\n",
+           st.minor_words + st.major_words - st.promoted_words);
+  fprintf (out, "minor_words: %.0f\n", st.minor_words);
+  fprintf (out, "promoted_words: %.0f\n", st.promoted_words);
+  fprintf (out, "major_words: %.0f\n", st.major_words);
+  fprintf (out, "minor_collections: %ld\n", st.minor_collections);
+  fprintf (out, "major_collections: %ld\n", st.major_collections);
+  fprintf (out, "heap_words: %ld\n", st.heap_words);
+  fprintf (out, "heap_chunks: %ld\n", st.heap_chunks);
+  fprintf (out, "top_heap_words: %ld\n", st.top_heap_words);
+  fprintf (out, "compactions: %ld\n", st.compactions);
+  fprintf (out, "forced_major_collections: %ld\n", st.forced_major_collections);
+}
+
+MP_API void
+mp_report (FILE *out)
+{
+  fprintf (out, "==== memprof report, pid %ld ====\n", (long) getpid ());
+  if (mp_config.verbose & 0x400)
+    report_stat (out);
+  fprintf (out, "== allocator statistics ==\n");
+  mp_report_statistics (out);
+  report_sites (out);
+  fprintf (out, "==== end of memprof report ====\n");
+  fflush (out);
+}
+
+void
+mp_report_at_exit (void)
+{
+  const char *path = mp_config.report_path;
+  if (path && path[0] == '\0')
+    return;
+  FILE *out = stderr;
+  if (path)
+    {
+      out = fopen (path, "w");
+      if (out == NULL)
+        {
+          mp_warn ("cannot write the report to '%s': %s; writing it to "
+                   "stderr", path, strerror (errno));
+          out = stderr;
+        }
+    }
+  mp_report (out);
+  if (out != stderr)
+    fclose (out);
+}

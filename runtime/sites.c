@@ -1,0 +1,132 @@
+/* sites.c -- numbering call sites, and their per-thread counters.
+
+   The plugin's descriptors are scattered over every object file; the
+   runtime learns of a site when it first runs.  Numbering it then makes
+   each later visit an index: the descriptor's `id` is read with one load,
+   and the thread's counters for it are two array steps away.  */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+/* Charged for descriptors of another ABI and for sites past MP_MAX_SITES.  */
+struct mp_site mp_unknown_site = {
+  MP_SITE_ABI, 0, "<unknown>", "<unknown>", "<unknown>", 0, 0,
+  MP_KIND_INTERNAL, 0, NULL
+};
+
+/* The numbered sites: table[id] for id in 1..count.  Guarded by
+   table_lock for writers; readers load `count` with acquire and may then
+   read table[1..count] without the lock, since entries never change and
+   the array is only replaced with its old copy kept (see grow_table).  */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+static const struct mp_site *_Atomic *table;
+static _Atomic unsigned count;
+static unsigned capacity;
+
+static int
+grow_table (void)
+{
+  unsigned cap = capacity ? capacity * 2 : 1024;
+  const struct mp_site *_Atomic *t = calloc (cap, sizeof *t);
+  if (t == NULL)
+    return -1;
+  if (table)
+    memcpy ((void *) t, (void *) table, (count + 1) * sizeof *t);
+  /* The old array is leaked on purpose: a reader may still be walking it.
+     Doubling bounds the waste to the size of the final table.  */
+  atomic_store_explicit ((_Atomic (void *) *) &table, (void *) t,
+                         memory_order_release);
+  capacity = cap;
+  return 0;
+}
+
+/* Number SITE; 0 if the table is full.  The first number made is 1, for
+   mp_unknown_site, so that a full table still has somewhere to count.  */
+static unsigned
+number_locked (struct mp_site *site)
+{
+  unsigned n = atomic_load_explicit (&count, memory_order_relaxed);
+  if (n == 0 && site != &mp_unknown_site && number_locked (&mp_unknown_site) == 0)
+    return 0;
+  n = atomic_load_explicit (&count, memory_order_relaxed);
+  if (n + 1 >= MP_MAX_SITES || (n + 1 >= capacity && grow_table () != 0))
+    return 0;
+  table[n + 1] = site;
+  atomic_store_explicit (&count, n + 1, memory_order_release);
+  __atomic_store_n (&site->id, n + 1, __ATOMIC_RELEASE);
+  return n + 1;
+}
+
+/* The number of SITE, giving it one if it has none.  */
+unsigned
+mp_site_number (const struct mp_site *csite)
+{
+  struct mp_site *site = (struct mp_site *) csite;
+  if (site->abi != MP_SITE_ABI)
+    site = &mp_unknown_site;
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  if (id)
+    return id;
+  pthread_mutex_lock (&table_lock);
+  id = site->id ? site->id : number_locked (site);
+  if (id == 0)
+    {
+      mp_warn ("cannot number more allocation sites; "
+               "the rest are counted as <unknown>");
+      id = mp_unknown_site.id;
+      __atomic_store_n (&site->id, id, __ATOMIC_RELEASE);
+    }
+  pthread_mutex_unlock (&table_lock);
+  if (id == 0)
+    abort ();   /* not even the first site could be numbered: no memory */
+  return id;
+}
+
+/* The chunk of T's counters that holds site ID, made on first use.  */
+struct mp_site_counts *
+mp_site_chunk (struct mp_thread *t, unsigned id)
+{
+  struct mp_site_counts *chunk = calloc (MP_CHUNK_SITES, sizeof *chunk);
+  if (chunk == NULL)
+    {
+      mp_warn ("out of memory for site counters: %s", strerror (errno));
+      abort ();
+    }
+  atomic_store_explicit (&t->dir[id >> MP_CHUNK_SHIFT], chunk,
+                         memory_order_release);
+  return chunk;
+}
+
+unsigned
+mp_site_count (void)
+{
+  return atomic_load_explicit (&count, memory_order_acquire);
+}
+
+const struct mp_site *
+mp_site_by_number (unsigned id)
+{
+  const struct mp_site *_Atomic *t
+    = atomic_load_explicit ((_Atomic (void *) *) &table, memory_order_acquire);
+  return t[id];
+}
+
+/* Add up site ID's counters over every thread record.  */
+void
+mp_site_sum (unsigned id, int64_t out[SC_COUNT])
+{
+  memset (out, 0, SC_COUNT * sizeof *out);
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    {
+      struct mp_site_counts *chunk
+        = atomic_load_explicit (&t->dir[id >> MP_CHUNK_SHIFT],
+                                memory_order_acquire);
+      if (chunk == NULL)
+        continue;
+      for (int i = 0; i < SC_COUNT; i++)
+        out[i] += mp_get_counter (&chunk[id & (MP_CHUNK_SITES - 1)].c[i]);
+    }
+}

@@ -1,0 +1,111 @@
+/* stat.c -- OCaml's Gc.stat and Gc.counters over the runtime's counts.
+
+   Word counts are kept per site and per thread (sites.c); the totals
+   here add them up, so they cost a walk over sites and threads: cheap
+   for a program, not meant for a hot loop.  */
+
+#include <string.h>
+#include "internal.h"
+
+#define GC_THREADS
+#include <gc.h>
+
+/* Total minor and major words allocated, over every site.  */
+static void
+sum_words (int64_t *minor, int64_t *major)
+{
+  int64_t c[SC_COUNT];
+  *minor = *major = 0;
+  for (unsigned id = 1, n = mp_site_count (); id <= n; id++)
+    {
+      mp_site_sum (id, c);
+      *minor += c[SC_MINOR_WORDS];
+      *major += c[SC_MAJOR_WORDS];
+    }
+}
+
+MP_API void
+mp_counters (double *minor, double *promoted, double *major)
+{
+  int64_t mi, ma;
+  sum_words (&mi, &ma);
+  int64_t pr = mp_get_counter (&mp_promoted_words);
+  if (minor)
+    *minor = (double) mi;
+  if (promoted)
+    *promoted = (double) pr;
+  if (major)
+    *major = (double) (ma + pr);
+}
+
+MP_API double
+mp_minor_words (void)
+{
+  double minor;
+  mp_counters (&minor, NULL, NULL);
+  return minor;
+}
+
+MP_API double
+mp_allocated_bytes (void)
+{
+  double minor, promoted, major;
+  mp_counters (&minor, &promoted, &major);
+  return (minor + major - promoted) * sizeof (void *);
+}
+
+MP_API void
+mp_quick_stat (struct mp_stat *st)
+{
+  memset (st, 0, sizeof *st);
+  mp_counters (&st->minor_words, &st->promoted_words, &st->major_words);
+  st->minor_collections = (long) mp_get_counter (&mp_minor_collections);
+  st->major_collections = (long) mp_get_counter (&mp_major_collections);
+  if (!mp_gc_started ())
+    return;
+  long heap = (long) (GC_get_heap_size () / sizeof (void *));
+  long top = (long) (mp_get_counter (&mp_top_heap_bytes) / sizeof (void *));
+  st->heap_words = heap;
+  st->top_heap_words = top > heap ? top : heap;
+}
+
+MP_API void
+mp_stat (struct mp_stat *st)
+{
+  mp_quick_stat (st);
+  if (!mp_gc_started ())
+    return;
+  GC_word heap, free_bytes, unmapped, since_gc, total;
+  GC_get_heap_usage_safe (&heap, &free_bytes, &unmapped, &since_gc, &total);
+  st->free_words = (long) (free_bytes / sizeof (void *));
+  st->live_words = (long) ((heap - free_bytes) / sizeof (void *));
+}
+
+/* OCaml's Gc.print_stat layout.  */
+MP_API void
+mp_print_stat (FILE *out)
+{
+  struct mp_stat st;
+  mp_stat (&st);
+  fprintf (out, "minor_collections:      %ld\n", st.minor_collections);
+  fprintf (out, "major_collections:      %ld\n", st.major_collections);
+  fprintf (out, "compactions:            %ld\n", st.compactions);
+  fprintf (out, "forced_major_collections: %ld\n", st.forced_major_collections);
+  fprintf (out, "\n");
+  int l1 = snprintf (NULL, 0, "%.0f", st.minor_words);
+  fprintf (out, "minor_words:    %*.0f\n", l1, st.minor_words);
+  fprintf (out, "promoted_words: %*.0f\n", l1, st.promoted_words);
+  fprintf (out, "major_words:    %*.0f\n", l1, st.major_words);
+  fprintf (out, "\n");
+  int l2 = snprintf (NULL, 0, "%ld", st.top_heap_words);
+  fprintf (out, "top_heap_words: %*ld\n", l2, st.top_heap_words);
+  fprintf (out, "heap_words:     %*ld\n", l2, st.heap_words);
+  fprintf (out, "live_words:     %*ld\n", l2, st.live_words);
+  fprintf (out, "free_words:     %*ld\n", l2, st.free_words);
+  fprintf (out, "largest_free:   %*ld\n", l2, st.largest_free);
+  fprintf (out, "fragments:      %*ld\n", l2, st.fragments);
+  fprintf (out, "\n");
+  fprintf (out, "live_blocks: %ld\n", st.live_blocks);
+  fprintf (out, "free_blocks: %ld\n", st.free_blocks);
+  fprintf (out, "heap_chunks: %ld\n", st.heap_chunks);
+}

@@ -1,0 +1,110 @@
+/* thread.c -- per-thread records and the registry that sums them.
+
+   A thread gets its record on its first call into the runtime.  The
+   record is zero-filled memory from mmap, so the large per-site directory
+   costs nothing until used.  At thread exit the record is marked free and
+   kept in the registry with its counts; the next new thread takes it over
+   and keeps adding to the same counters.  */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "internal.h"
+
+#define GC_THREADS
+#include <gc.h>
+
+__thread struct mp_thread *mp_self_tls __attribute__ ((tls_model ("initial-exec")));
+
+/* All records ever made, newest first (see internal.h).  */
+_Atomic (struct mp_thread *) mp_threads;
+
+/* Global bytesUsed at the last flushes and its high tide: written with
+   atomic read-modify-writes by any thread flushing.  */
+mp_counter mp_bytes_used_flushed;
+_Atomic int64_t mp_bytes_high_tide;
+
+/* Gives each thread's exit to thread_exit; made once by mp_init.  */
+static pthread_key_t exit_key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void
+raise_high_tide (int64_t candidate)
+{
+  int64_t old = atomic_load (&mp_bytes_high_tide);
+  while (candidate > old
+         && !atomic_compare_exchange_weak (&mp_bytes_high_tide, &old, candidate))
+    ;
+}
+
+/* Move T's unflushed bytesUsed change into the global count, raising the
+   high tide by the peak T reached since its last flush.  */
+void
+mp_flush_used (struct mp_thread *t)
+{
+  int64_t d = mp_get_counter (&t->used_delta);
+  int64_t before = atomic_fetch_add (&mp_bytes_used_flushed, d);
+  raise_high_tide (before + mp_get_counter (&t->used_peak));
+  raise_high_tide (before + d);
+  atomic_store_explicit (&t->used_delta, 0, memory_order_relaxed);
+  atomic_store_explicit (&t->used_peak, 0, memory_order_relaxed);
+}
+
+static void
+thread_exit (void *arg)
+{
+  struct mp_thread *t = arg;
+  mp_flush_used (t);
+  if (t->gc_registered == MP_GC_REGISTERED_BY_US)
+    GC_unregister_my_thread ();
+  t->gc_registered = MP_GC_UNKNOWN;
+  t->user_site = NULL;
+  mp_self_tls = NULL;
+  atomic_store_explicit (&t->in_use, 0, memory_order_release);
+}
+
+static void
+make_key (void)
+{
+  if (pthread_key_create (&exit_key, thread_exit) != 0)
+    mp_warn ("cannot watch thread exits; records of exited threads "
+             "will not be reused");
+}
+
+/* A free record, or a new one pushed on the registry.  */
+static struct mp_thread *
+claim_record (void)
+{
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    {
+      int expected = 0;
+      if (atomic_load_explicit (&t->in_use, memory_order_relaxed) == 0
+          && atomic_compare_exchange_strong (&t->in_use, &expected, 1))
+        return t;
+    }
+  struct mp_thread *t = mmap (NULL, sizeof *t, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (t == MAP_FAILED)
+    {
+      mp_warn ("cannot allocate a thread record: %s", strerror (errno));
+      abort ();
+    }
+  atomic_store (&t->in_use, 1);
+  t->next = atomic_load (&mp_threads);
+  while (!atomic_compare_exchange_weak (&mp_threads, &t->next, t))
+    ;
+  return t;
+}
+
+struct mp_thread *
+mp_thread_slow (void)
+{
+  mp_init ();
+  pthread_once (&key_once, make_key);
+  struct mp_thread *t = claim_record ();
+  mp_self_tls = t;
+  pthread_setspecific (exit_key, t);
+  return t;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# deps.sh -- install the Debian packages memprof needs to build and test.
+# Prints nothing and exits 0 when everything is there.  As root it runs
+# apt-get; otherwise it prints the command to run and exits 1.
+set -u
+
+# The plugin must be built with the headers of the compiler that loads it.
+cc=${CC:-gcc}
+major=$($cc -dumpversion 2>/dev/null | cut -d. -f1)
+if [ -z "$major" ]; then
+    echo "deps: cannot run '$cc -dumpversion'; install gcc (apt-get install gcc)" >&2
+    exit 1
+fi
+
+pkgs="gcc-$major-plugin-dev g++-$major libgc-dev dejagnu pkg-config"
+pkgs="$pkgs libdw-dev libunwind-dev zlib1g-dev"
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "deps: not a Debian system; make sure these are installed: $pkgs" >&2
+    exit 0
+fi
+
+missing=
+for p in $pkgs; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+    case $status in
+        *" installed") ;;
+        *) missing="$missing $p" ;;
+    esac
+done
+# g++-N has no plain `g++' command; the Makefile's CXX needs one.
+command -v "${CXX:-g++}" >/dev/null 2>&1 || missing="$missing g++"
+[ -z "$missing" ] && exit 0
+
+echo "deps: missing packages:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "deps: run as root, or:" >&2
+    echo "  sudo apt-get install -y --no-install-recommends$missing" >&2
+    exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if ! apt-get update -q; then
+    echo "deps: 'apt-get update' failed; cannot install:$missing" >&2
+    exit 1
+fi
+# shellcheck disable=SC2086
+if ! apt-get install -y -q --no-install-recommends $missing; then
+    echo "deps: 'apt-get install$missing' failed" >&2
+    exit 1
+fi
+echo "deps: installed$missing"

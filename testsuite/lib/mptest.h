@@ -1,0 +1,118 @@
+/* mptest.h -- helpers shared by the memprof run tests:
+   #include "../lib/mptest.h" from a test of testsuite/memprof.<area>/.
+
+   CHECK (cond) and CHECK_EQ (actual, expected) print a precise diagnostic
+   on stderr and count the failure; mpt_done () prints "ok" and returns 0,
+   or prints the number of failures and returns 1 (use it as main's
+   result).  SITE (line) sums the per-site counters of every site of this
+   file at LINE (GCC may duplicate a call when it optimises, so one source
+   call may give several sites).  */
+
+#ifndef MPTEST_H
+#define MPTEST_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <memprof.h>
+
+static int mpt_failures;
+
+#define CHECK(c)							\
+  do {									\
+    if (!(c))								\
+      {									\
+	fprintf (stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #c);	\
+	mpt_failures++;							\
+      }									\
+  } while (0)
+
+#define CHECK_EQ(a, b)							\
+  do {									\
+    long long mpt_a_ = (long long) (a), mpt_b_ = (long long) (b);	\
+    if (mpt_a_ != mpt_b_)						\
+      {									\
+	fprintf (stderr, "FAIL %s:%d: %s is %lld, expected %s = %lld\n",\
+		 __FILE__, __LINE__, #a, mpt_a_, #b, mpt_b_);		\
+	mpt_failures++;							\
+      }									\
+  } while (0)
+
+struct mpt_site
+{
+  unsigned n;			/* how many sites matched */
+  const char *callee;		/* of the last match (static strings) */
+  struct mp_alloc_stats s;
+  double minor_words, major_words;
+};
+
+struct mpt_query
+{
+  const char *file;
+  unsigned line;
+  struct mpt_site r;
+};
+
+static void
+mpt_add_stats (struct mp_alloc_stats *a, const struct mp_alloc_stats *b)
+{
+  a->numAllocate += b->numAllocate;
+  a->numAllocateOK += b->numAllocateOK;
+  a->numExpand += b->numExpand;
+  a->numExpandOK += b->numExpandOK;
+  a->numReallocate += b->numReallocate;
+  a->numReallocateOK += b->numReallocateOK;
+  a->numReallocateInPlace += b->numReallocateInPlace;
+  a->numDeallocate += b->numDeallocate;
+  a->numForeignDeallocate += b->numForeignDeallocate;
+  a->bytesAllocated += b->bytesAllocated;
+  a->bytesExpanded += b->bytesExpanded;
+  a->bytesContracted += b->bytesContracted;
+  a->bytesMoved += b->bytesMoved;
+  a->bytesNotMoved += b->bytesNotMoved;
+  a->bytesUsed += b->bytesUsed;
+  a->bytesSlack += b->bytesSlack;
+  a->bytesHighTide += b->bytesHighTide;
+}
+
+static int
+mpt_site_cb (const struct mp_site_info *i, void *data)
+{
+  struct mpt_query *q = data;
+  if (i->line == q->line && strcmp (i->file, q->file) == 0)
+    {
+      q->r.n++;
+      q->r.callee = i->callee;
+      mpt_add_stats (&q->r.s, &i->stats);
+      q->r.minor_words += i->minor_words;
+      q->r.major_words += i->major_words;
+    }
+  return 0;
+}
+
+static struct mpt_site
+mpt_site_at (const char *file, unsigned line)
+{
+  struct mpt_query q;
+  memset (&q, 0, sizeof q);
+  q.file = file;
+  q.line = line;
+  mp_site_foreach (mpt_site_cb, &q);
+  return q.r;
+}
+
+#define SITE(line) mpt_site_at (__FILE__, (line))
+
+static int
+mpt_done (void)
+{
+  if (mpt_failures)
+    {
+      printf ("FAILED: %d checks\n", mpt_failures);
+      return 1;
+    }
+  printf ("ok\n");
+  return 0;
+}
+
+#endif
