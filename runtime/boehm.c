@@ -7,7 +7,6 @@
    collection can reclaim).  */
 
 #include <errno.h>
-#include <pthread.h>
 #include <string.h>
 #include "internal.h"
 #include "entry.h"
@@ -15,28 +14,15 @@
 #define GC_THREADS
 #include <gc.h>
 
-static pthread_once_t allow_once = PTHREAD_ONCE_INIT;
-
-/* Boehm locks its allocator and starts its parallel markers only once
-   threads may register: do that when a second thread first needs it, not
-   at start, so a single-threaded program runs Boehm as it would alone.  */
-static void
-allow_threads (void)
-{
-  GC_allow_register_threads ();
-}
-
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
    unregisters it at exit.  */
 static void
 gc_thread_setup (struct mp_thread *t)
 {
-  mp_gc_setup ();
-  t->gc_registered = MP_GC_READY;
+  t->gc_registered = mp_gc_setup () ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
   if (!GC_thread_is_registered ())
     {
-      pthread_once (&allow_once, allow_threads);
       struct GC_stack_base sb;
       if (GC_get_stack_base (&sb) == GC_SUCCESS
           && GC_register_my_thread (&sb) == GC_SUCCESS)
@@ -67,27 +53,6 @@ words_of (size_t n)
   return (n + sizeof (void *) - 1) / sizeof (void *);
 }
 
-/* GC_size of a collectable block of N bytes, for small N: Boehm's size
-   classes map each request size to one object size, fixed once set.
-   Filled on first use of each size; racing writers store the same value. */
-#define USABLE_CACHED 2048
-static _Atomic uint32_t usable_cache[USABLE_CACHED + 1];
-
-static inline size_t
-usable_of (void *base, size_t n, int uncollectable)
-{
-  if (MP_UNLIKELY (n > USABLE_CACHED || uncollectable))
-    return GC_size (base);
-  size_t u = atomic_load_explicit (&usable_cache[n], memory_order_relaxed);
-  if (MP_UNLIKELY (u == 0))
-    {
-      u = GC_size (base);
-      atomic_store_explicit (&usable_cache[n], (uint32_t) u,
-                             memory_order_relaxed);
-    }
-  return u;
-}
-
 /* Count BASE (NULL if the allocation failed), N bytes asked at SITE by T,
    which read EPOCH just before allocating.  */
 static inline __attribute__ ((always_inline)) void
@@ -102,7 +67,7 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
       return;
     }
   mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
-  size_t usable = usable_of (base, n, uncollectable);
+  size_t usable = GC_size (base);
   mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
   uint64_t words = words_of (n);
   if (MP_UNLIKELY (uncollectable || words > MP_MAX_YOUNG_WOSIZE))
@@ -337,6 +302,7 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
       mp_add (&c->c[SC_NUM_EXPAND], 1);
       mp_add (&c->c[SC_NUM_EXPAND_OK], in_place);
       mp_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
+      mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
     }
   else
     mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
@@ -350,7 +316,6 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   uint64_t words = words_of (n);
   int major = words > MP_MAX_YOUNG_WOSIZE;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
-  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
   if (!major && words)
     mp_young_log (t, qbase, words, epoch);
 }

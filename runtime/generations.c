@@ -23,6 +23,7 @@
    MP_MAX_YOUNG_WOSIZE).  0 is a tombstone for a block freed while young. */
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <pthread.h>
 #include "internal.h"
@@ -31,7 +32,7 @@
 #include <gc.h>
 #include <gc/gc_mark.h>
 
-#define FORGET_WINDOW 4096
+#define FORGET_WINDOW 512
 
 /* Collections completed (see internal.h).  The collector is the only
    writer, under the GC lock with the world stopped.  */
@@ -44,8 +45,14 @@ mp_counter mp_top_heap_bytes;
    major collection.  Guarded by the GC lock.  */
 static int full_pending;
 
-/* The program's own collection-event callback, called after ours.  */
+/* The program's own collection-event and heap-resize callbacks, called
+   after ours.  */
 static GC_on_collection_event_proc chained_event;
+static GC_on_heap_resize_proc chained_resize;
+
+/* Heap sections: Boehm's initial one, plus one per growth.  Written
+   under the GC lock (resize callbacks run holding it).  */
+mp_counter mp_heap_chunks;
 
 static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
 
@@ -109,20 +116,54 @@ on_collection_event (GC_EventType event)
     chained_event (event);
 }
 
+/* The thread that started Boehm, if it is not the main thread: GC_init
+   registered it, and nobody but us will unregister it.  Written once in
+   setup, under setup_once.  */
+static pthread_t starter;
+static int starter_is_ours;
+
+static void
+on_heap_resize (GC_word new_size)
+{
+  mp_add (&mp_heap_chunks, 1);
+  if (chained_resize)
+    chained_resize (new_size);
+}
+
 static void
 setup (void)
 {
+  if (!GC_is_init_called () && getpid () != gettid ())
+    {
+      starter = pthread_self ();
+      starter_is_ours = 1;
+    }
   GC_init ();
+  /* Threads the program creates without gc.h's redirection must be able
+     to register.  This has to happen now, while no other thread can be
+     inside Boehm: it makes Boehm lock its allocator (and start its
+     parallel markers), which it cannot switch on under a running
+     allocation.  */
+  GC_allow_register_threads ();
+  if (mp_config.incremental)
+    GC_enable_incremental ();
   chained_event = GC_get_on_collection_event ();
   GC_set_on_collection_event (on_collection_event);
+  chained_resize = GC_get_on_heap_resize ();
+  GC_set_on_heap_resize (on_heap_resize);
+  /* Boehm's initial heap was made by GC_init, before we could see it.  */
+  mp_add (&mp_heap_chunks, 1);
   atomic_store_explicit (&started, 1, memory_order_release);
 }
 
-/* Start Boehm and our accounting, once.  */
-void
+/* Start Boehm and our accounting, once.  Return 1 if the calling thread
+   is one that Boehm registered while starting and that we must
+   unregister when it exits.  */
+int
 mp_gc_setup (void)
 {
   pthread_once (&setup_once, setup);
+  return starter_is_ours && pthread_equal (starter, pthread_self ());
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -188,10 +229,10 @@ mp_young_make_room (struct mp_thread *t)
 }
 
 /* BASE, allocated by T, is being freed: if it is still young and among
-   T's latest FORGET_WINDOW blocks, make sure it is not promoted.  A block
-   freed by another thread, or logged long before, keeps its entry; its
-   mark bit is clear unless Boehm reuses the address before the next
-   collection.  */
+   T's latest FORGET_WINDOW blocks (a bound, so that freeing an old block
+   stays cheap), make sure it is not promoted.  A block freed by another
+   thread, or logged long before, keeps its entry; its mark bit is clear
+   unless Boehm reuses the address before the next collection.  */
 void
 mp_young_forget (struct mp_thread *t, void *base)
 {

@@ -208,8 +208,9 @@ extern _Atomic uint64_t mp_gc_epoch;
 extern mp_counter mp_promoted_words;
 extern mp_counter mp_minor_collections, mp_major_collections;
 extern mp_counter mp_top_heap_bytes;
+extern mp_counter mp_heap_chunks;
 
-void mp_gc_setup (void);
+int mp_gc_setup (void);
 int mp_gc_started (void);
 uint64_t mp_young_epoch_of (void *base);
 void mp_young_make_room (struct mp_thread *t);
@@ -262,6 +263,7 @@ struct mp_config
   char *report_path;     /* NULL: stderr; "" : no report */
   unsigned long verbose; /* OCaml's v flags; 0x400: stat record at exit */
   unsigned long sites;   /* per-site lines in the report; 0: all */
+  unsigned long incremental;  /* 1: Boehm's incremental marking */
 };
 extern struct mp_config mp_config;
 

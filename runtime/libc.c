@@ -39,10 +39,12 @@ usable_size (void *p)
 {
   if (MP_LIKELY (glibc_chunks))
     {
-      /* The size word before the block: low bits are flags, bit 1 says
-         the chunk was mmapped (its header then takes both words).  */
+      /* The size word before the block: the low 3 bits are flags; bit 1
+         marks an mmapped chunk, whose header takes both words (left to
+         glibc: such blocks are large and rare).  */
       size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
-      return (h & ~(size_t) 7) - (h & 2 ? 2 : 1) * sizeof (size_t);
+      if (MP_LIKELY ((h & 2) == 0))
+        return (h & ~(size_t) 7) - sizeof (size_t);
     }
   return malloc_usable_size (p);
 }
@@ -123,11 +125,13 @@ retag_block (void *p, size_t n, size_t slack)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
-/* Tag P (NULL if the allocation failed) and count it at SITE.  */
+/* Tag P (NULL if the allocation failed) and count it at SITE.  The
+   thread's record is looked up only now, after the allocation, so that
+   the allocating call need not keep it in a register.  */
 static inline __attribute__ ((always_inline)) void *
-count_alloc (struct mp_thread *t, const struct mp_site *site, void *p,
-             size_t n)
+count_alloc (const struct mp_site *site, void *p, size_t n)
 {
+  struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
   if (p == NULL)
@@ -157,21 +161,19 @@ padded (size_t n)
 MP_API void *
 __mp_malloc (size_t n, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   size_t size = padded (n);
-  return count_alloc (t, site, size ? malloc (size) : NULL, n);
+  return count_alloc (site, size ? malloc (size) : NULL, n);
 }
 
 MP_API void *
 __mp_calloc (size_t nmemb, size_t size, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   size_t n = 0, total = 0;
   if (__builtin_mul_overflow (nmemb, size, &n))
     errno = ENOMEM;
   else
     total = padded (n);
-  return count_alloc (t, site, total ? calloc (1, total) : NULL, n);
+  return count_alloc (site, total ? calloc (1, total) : NULL, n);
 }
 
 MP_API char *
@@ -183,7 +185,6 @@ __mp_strdup (const char *s, const struct mp_site *site)
 MP_API char *
 __mp_strndup (const char *s, size_t max, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   size_t len = strnlen (s, max);
   char *p = malloc (len + 1 + TRAILER);
   if (p)
@@ -191,38 +192,34 @@ __mp_strndup (const char *s, size_t max, const struct mp_site *site)
       memcpy (p, s, len);
       p[len] = '\0';
     }
-  return count_alloc (t, site, p, len + 1);
+  return count_alloc (site, p, len + 1);
 }
 
 MP_API void *
 __mp_aligned_alloc (size_t align, size_t n, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   size_t size = padded (n);
-  return count_alloc (t, site, size ? aligned_alloc (align, size) : NULL, n);
+  return count_alloc (site, size ? aligned_alloc (align, size) : NULL, n);
 }
 
 MP_API void *
 __mp_memalign (size_t align, size_t n, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   size_t size = padded (n);
-  return count_alloc (t, site, size ? memalign (align, size) : NULL, n);
+  return count_alloc (site, size ? memalign (align, size) : NULL, n);
 }
 
 MP_API void *
 __mp_valloc (size_t n, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   size_t size = padded (n);
-  return count_alloc (t, site, size ? valloc (size) : NULL, n);
+  return count_alloc (site, size ? valloc (size) : NULL, n);
 }
 
 MP_API int
 __mp_posix_memalign (void **out, size_t align, size_t n,
                      const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   void *p = NULL;
   int saved = errno;
   size_t size = padded (n);
@@ -230,7 +227,7 @@ __mp_posix_memalign (void **out, size_t align, size_t n,
   errno = saved;      /* posix_memalign reports through its result only */
   if (rc != 0)
     p = NULL;
-  count_alloc (t, site, p, n);
+  count_alloc (site, p, n);
   if (rc == 0)
     *out = p;
   return rc;
@@ -345,9 +342,10 @@ __mp_reallocarray (void *p, size_t nmemb, size_t size,
   return __mp_realloc (p, n, site);
 }
 
-/* A user allocator of the malloc family returned P from a library built
-   without the plugin: count it, but it carries no tag, so its free will
-   be foreign and it is not counted as used.  */
+/* A user allocator returned P, which no instrumented call inside it
+   allocated and which is not a GC block: count the call.  P may come from
+   anywhere (an arena, mmap), so its size is not read: it counts no bytes,
+   and since it carries no tag its free will be foreign.  */
 void
 mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site, void *p)
 {
@@ -355,6 +353,4 @@ mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site, void *p)
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
   if (p == NULL)
     mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
-  else
-    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) usable_size (p));
 }

@@ -45,9 +45,12 @@ extern "C" {
 
    minor_collections counts every Boehm collection (a full collection
    begins with a minor one, as in OCaml), major_collections the full ones.
-   heap_words, heap_chunks and top_heap_words describe Boehm's heap;
-   live_words and free_words are Boehm's own byte counts at the last
-   collection, in words; the other fields are zero in this version.  */
+   heap_words and top_heap_words are Boehm's heap size now and at its
+   largest (seen at collections and now); heap_chunks counts Boehm's
+   initial heap section and each growth of the heap; live_words and
+   free_words are Boehm's own byte counts, in words (live_words includes
+   what was allocated since the last collection); the other fields are
+   zero in this version.  */
 struct mp_stat
 {
   double minor_words;

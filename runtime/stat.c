@@ -66,6 +66,7 @@ mp_quick_stat (struct mp_stat *st)
   long heap = (long) (GC_get_heap_size () / sizeof (void *));
   long top = (long) (mp_get_counter (&mp_top_heap_bytes) / sizeof (void *));
   st->heap_words = heap;
+  st->heap_chunks = (long) mp_get_counter (&mp_heap_chunks);
   st->top_heap_words = top > heap ? top : heap;
 }
 

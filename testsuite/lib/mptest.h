@@ -78,7 +78,7 @@ mpt_add_stats (struct mp_alloc_stats *a, const struct mp_alloc_stats *b)
 static int
 mpt_site_cb (const struct mp_site_info *i, void *data)
 {
-  struct mpt_query *q = data;
+  struct mpt_query *q = (struct mpt_query *) data;
   if (i->line == q->line && strcmp (i->file, q->file) == 0)
     {
       q->r.n++;
