@@ -240,15 +240,51 @@ by_place (const void *a, const void *b)
   return (x->site->line > y->site->line) - (x->site->line < y->site->line);
 }
 
-/* Merge rows of the same file and line, as D keys per-call statistics.  */
+static int
+compare_strings (const char *a, const char *b)
+{
+  return strcmp (a ? a : "", b ? b : "");
+}
+
+/* Order by everything that identifies a site in the source: GCC may copy
+   a call (unrolling, inlining the same function twice into one place),
+   and the copies are one site to the reader.  */
+static int
+by_identity (const void *a, const void *b)
+{
+  const struct mp_site *x = ((const struct row *) a)->site;
+  const struct mp_site *y = ((const struct row *) b)->site;
+  int d = by_place (a, b);
+  if (d == 0)
+    d = (x->column > y->column) - (x->column < y->column);
+  if (d == 0)
+    d = compare_strings (x->callee, y->callee);
+  if (d == 0)
+    d = compare_strings (x->function, y->function);
+  if (d == 0)
+    d = (x->n_inlined > y->n_inlined) - (x->n_inlined < y->n_inlined);
+  for (unsigned i = 0; d == 0 && i < x->n_inlined; i++)
+    {
+      d = compare_strings (x->inlined[i].function, y->inlined[i].function);
+      if (d == 0)
+        d = compare_strings (x->inlined[i].file, y->inlined[i].file);
+      if (d == 0)
+        d = (x->inlined[i].line > y->inlined[i].line)
+            - (x->inlined[i].line < y->inlined[i].line);
+    }
+  return d;
+}
+
+/* Merge the rows that COMPARE finds equal, adding up their counters.  */
 static size_t
-merge_lines (struct row *rows, size_t n)
+merge_rows (struct row *rows, size_t n,
+            int (*compare) (const void *, const void *))
 {
   size_t m = 0;
-  qsort (rows, n, sizeof *rows, by_place);
+  qsort (rows, n, sizeof *rows, compare);
   for (size_t i = 0; i < n; i++)
     {
-      if (m > 0 && by_place (&rows[m - 1], &rows[i]) == 0)
+      if (m > 0 && compare (&rows[m - 1], &rows[i]) == 0)
         for (int j = 0; j < SC_COUNT; j++)
           rows[m - 1].c[j] += rows[i].c[j];
       else
@@ -262,7 +298,8 @@ mp_report_per_call_statistics (FILE *out)
 {
   size_t n;
   struct row *rows = snapshot (&n);
-  n = merge_lines (rows, n);
+  /* D keys per-call statistics by file and line.  */
+  n = merge_rows (rows, n, by_place);
   qsort (rows, n, sizeof *rows, by_size);
   for (size_t i = 0; i < n; i++)
     {
@@ -289,6 +326,7 @@ report_sites (FILE *out)
 {
   size_t n;
   struct row *rows = snapshot (&n);
+  n = merge_rows (rows, n, by_identity);
   size_t shown = mp_config.sites && mp_config.sites < n ? mp_config.sites : n;
   qsort (rows, n, sizeof *rows, by_size);
   fprintf (out, "== allocation sites: %zu of %zu, largest first ==\n", shown, n);
