@@ -98,41 +98,19 @@ gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
   return p;
 }
 
-MP_API void *
-__mp_GC_malloc (size_t n, const struct mp_site *s)
-{
-  return gc_alloc (GC_malloc, n, s, 0);
-}
+/* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
+#define GC_ENTRY(name, uncollectable)                                       \
+  MP_API void *__mp_##name (size_t n, const struct mp_site *s)              \
+  {                                                                         \
+    return gc_alloc (name, n, s, uncollectable);                            \
+  }
 
-MP_API void *
-__mp_GC_malloc_atomic (size_t n, const struct mp_site *s)
-{
-  return gc_alloc (GC_malloc_atomic, n, s, 0);
-}
-
-MP_API void *
-__mp_GC_malloc_uncollectable (size_t n, const struct mp_site *s)
-{
-  return gc_alloc (GC_malloc_uncollectable, n, s, 1);
-}
-
-MP_API void *
-__mp_GC_malloc_atomic_uncollectable (size_t n, const struct mp_site *s)
-{
-  return gc_alloc (GC_malloc_atomic_uncollectable, n, s, 1);
-}
-
-MP_API void *
-__mp_GC_malloc_ignore_off_page (size_t n, const struct mp_site *s)
-{
-  return gc_alloc (GC_malloc_ignore_off_page, n, s, 0);
-}
-
-MP_API void *
-__mp_GC_malloc_atomic_ignore_off_page (size_t n, const struct mp_site *s)
-{
-  return gc_alloc (GC_malloc_atomic_ignore_off_page, n, s, 0);
-}
+GC_ENTRY (GC_malloc, 0)
+GC_ENTRY (GC_malloc_atomic, 0)
+GC_ENTRY (GC_malloc_uncollectable, 1)
+GC_ENTRY (GC_malloc_atomic_uncollectable, 1)
+GC_ENTRY (GC_malloc_ignore_off_page, 0)
+GC_ENTRY (GC_malloc_atomic_ignore_off_page, 0)
 
 /* The GC_DEBUG forms return a pointer past Boehm's debug header; the
    block, for sizes and mark bits, starts at GC_base.  */
@@ -148,46 +126,20 @@ gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
   return p;
 }
 
-MP_API void *
-__mp_GC_debug_malloc (size_t n, const char *f, int l, const struct mp_site *s)
-{
-  return gc_debug_alloc (GC_debug_malloc, n, f, l, s, 0);
-}
+/* The same for the GC_DEBUG forms, which take gc.h's GC_EXTRAS too.  */
+#define GC_DEBUG_ENTRY(name, uncollectable)                                 \
+  MP_API void *__mp_##name (size_t n, const char *f, int l,                 \
+                            const struct mp_site *s)                        \
+  {                                                                         \
+    return gc_debug_alloc (name, n, f, l, s, uncollectable);                \
+  }
 
-MP_API void *
-__mp_GC_debug_malloc_atomic (size_t n, const char *f, int l,
-                             const struct mp_site *s)
-{
-  return gc_debug_alloc (GC_debug_malloc_atomic, n, f, l, s, 0);
-}
-
-MP_API void *
-__mp_GC_debug_malloc_uncollectable (size_t n, const char *f, int l,
-                                    const struct mp_site *s)
-{
-  return gc_debug_alloc (GC_debug_malloc_uncollectable, n, f, l, s, 1);
-}
-
-MP_API void *
-__mp_GC_debug_malloc_atomic_uncollectable (size_t n, const char *f, int l,
-                                           const struct mp_site *s)
-{
-  return gc_debug_alloc (GC_debug_malloc_atomic_uncollectable, n, f, l, s, 1);
-}
-
-MP_API void *
-__mp_GC_debug_malloc_ignore_off_page (size_t n, const char *f, int l,
-                                      const struct mp_site *s)
-{
-  return gc_debug_alloc (GC_debug_malloc_ignore_off_page, n, f, l, s, 0);
-}
-
-MP_API void *
-__mp_GC_debug_malloc_atomic_ignore_off_page (size_t n, const char *f, int l,
-                                             const struct mp_site *s)
-{
-  return gc_debug_alloc (GC_debug_malloc_atomic_ignore_off_page, n, f, l, s, 0);
-}
+GC_DEBUG_ENTRY (GC_debug_malloc, 0)
+GC_DEBUG_ENTRY (GC_debug_malloc_atomic, 0)
+GC_DEBUG_ENTRY (GC_debug_malloc_uncollectable, 1)
+GC_DEBUG_ENTRY (GC_debug_malloc_atomic_uncollectable, 1)
+GC_DEBUG_ENTRY (GC_debug_malloc_ignore_off_page, 0)
+GC_DEBUG_ENTRY (GC_debug_malloc_atomic_ignore_off_page, 0)
 
 MP_API char *
 __mp_GC_strdup (const char *str, const struct mp_site *s)
@@ -293,19 +245,7 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
     }
   void *qbase = GC_base (q);
   int in_place = qbase == base;
-  size_t kept = old < n ? old : n;
-  mp_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
-  mp_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], in_place);
-  mp_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED], (int64_t) kept);
-  if (n > old)
-    {
-      mp_add (&c->c[SC_NUM_EXPAND], 1);
-      mp_add (&c->c[SC_NUM_EXPAND_OK], in_place);
-      mp_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
-      mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
-    }
-  else
-    mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
+  mp_count_realloc (c, in_place, old, n);
   if (in_place)
     return;
   /* A move is a new block, young or major by its size, and the end of

@@ -83,6 +83,8 @@ extern struct mp_site mp_unknown_site;
 unsigned mp_site_number (const struct mp_site *site);
 struct mp_thread;
 struct mp_site_counts *mp_site_chunk (struct mp_thread *t, unsigned id);
+void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
+                       size_t n);
 
 /* ---- thread.c --------------------------------------------------------- */
 

@@ -256,28 +256,6 @@ __mp_free (void *p, const struct mp_site *site)
   free (p);
 }
 
-/* Count a successful realloc of a block from OLD to N bytes, P to Q.  */
-static void
-count_realloc (struct mp_site_counts *c, void *p, void *q, size_t old,
-               size_t n)
-{
-  int in_place = p == q;
-  size_t kept = old < n ? old : n;
-  mp_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
-  if (in_place)
-    mp_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], 1);
-  mp_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED], (int64_t) kept);
-  if (n > old)
-    {
-      mp_add (&c->c[SC_NUM_EXPAND], 1);
-      mp_add (&c->c[SC_NUM_EXPAND_OK], in_place);
-      mp_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
-      mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
-    }
-  else
-    mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
-}
-
 /* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0.  */
 static void *
 realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
@@ -294,7 +272,7 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
       return NULL;
     }
   int64_t new_slack = tag_block (q, n);
-  count_realloc (c, p, q, old, n);
+  mp_count_realloc (c, p == q, old, n);
   if (new_slack < 0)
     mp_note_free (t, (int64_t) old, (int64_t) slack);
   else

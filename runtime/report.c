@@ -213,6 +213,16 @@ print_per_call (FILE *out, const char *file, unsigned line, const struct row *r)
   fputc (']', out);
 }
 
+static int
+by_place (const void *a, const void *b)
+{
+  const struct row *x = a, *y = b;
+  int f = strcmp (x->site->file, y->site->file);
+  if (f)
+    return f;
+  return (x->site->line > y->site->line) - (x->site->line < y->site->line);
+}
+
 /* Largest first: by bytes allocated, then calls, then place.  */
 static int
 by_size (const void *a, const void *b)
@@ -224,20 +234,7 @@ by_size (const void *a, const void *b)
       if (x->c[k] != y->c[k])
         return x->c[k] > y->c[k] ? -1 : 1;
     }
-  int f = strcmp (x->site->file, y->site->file);
-  if (f)
-    return f;
-  return (x->site->line > y->site->line) - (x->site->line < y->site->line);
-}
-
-static int
-by_place (const void *a, const void *b)
-{
-  const struct row *x = a, *y = b;
-  int f = strcmp (x->site->file, y->site->file);
-  if (f)
-    return f;
-  return (x->site->line > y->site->line) - (x->site->line < y->site->line);
+  return by_place (a, b);
 }
 
 static int
