@@ -20,6 +20,7 @@
 static void
 gc_thread_setup (struct mp_thread *t)
 {
+  int saved = errno;     /* starting Boehm must not show in errno */
   t->gc_registered = mp_gc_setup () ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
   if (!GC_thread_is_registered ())
     {
@@ -30,6 +31,7 @@ gc_thread_setup (struct mp_thread *t)
       else
         mp_warn ("cannot register this thread with Boehm GC");
     }
+  errno = saved;
 }
 
 static inline struct mp_thread *

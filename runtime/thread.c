@@ -98,13 +98,17 @@ claim_record (void)
   return t;
 }
 
+/* The first call of a thread: the program's errno must come out as it
+   went in, whatever starting the runtime did to it.  */
 struct mp_thread *
 mp_thread_slow (void)
 {
+  int saved = errno;
   mp_init ();
   pthread_once (&key_once, make_key);
   struct mp_thread *t = claim_record ();
   mp_self_tls = t;
   pthread_setspecific (exit_key, t);
+  errno = saved;
   return t;
 }
