@@ -13,6 +13,7 @@
 
 #define GC_THREADS
 #include <gc.h>
+#include <gc/gc_mark.h>
 
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
@@ -44,22 +45,16 @@ gc_self (void)
 }
 
 static inline uint64_t
-epoch_now (void)
-{
-  return atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-}
-
-static inline uint64_t
 words_of (size_t n)
 {
   return (n + sizeof (void *) - 1) / sizeof (void *);
 }
 
 /* Count BASE (NULL if the allocation failed), N bytes asked at SITE by T,
-   which read EPOCH just before allocating.  */
+   a block that no collection can take when UNCOLLECTABLE.  */
 static inline __attribute__ ((always_inline)) void
 count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                size_t n, int uncollectable, uint64_t epoch)
+                size_t n, int uncollectable)
 {
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
@@ -78,15 +73,15 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
     {
       mp_add (&c->c[SC_MINOR_WORDS], (int64_t) words);
       if (MP_LIKELY (words))
-        mp_young_log (t, base, words, epoch);
+        mp_young_log (t, base, words);
     }
 }
 
 void
 mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                   size_t n, int uncollectable, uint64_t epoch)
+                   size_t n, int uncollectable)
 {
-  count_gc_alloc (t, site, base, n, uncollectable, epoch);
+  count_gc_alloc (t, site, base, n, uncollectable);
 }
 
 static inline __attribute__ ((always_inline)) void *
@@ -94,9 +89,8 @@ gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
           int uncollectable)
 {
   struct mp_thread *t = gc_self ();
-  uint64_t epoch = epoch_now ();
   void *p = fn (n);
-  count_gc_alloc (t, site, p, n, uncollectable, epoch);
+  count_gc_alloc (t, site, p, n, uncollectable);
   return p;
 }
 
@@ -122,9 +116,8 @@ gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
                 int uncollectable)
 {
   struct mp_thread *t = gc_self ();
-  uint64_t epoch = epoch_now ();
   void *p = fn (n, file, line);
-  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, uncollectable, epoch);
+  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, uncollectable);
   return p;
 }
 
@@ -153,10 +146,9 @@ MP_API char *
 __mp_GC_strndup (const char *str, size_t max, const struct mp_site *s)
 {
   struct mp_thread *t = gc_self ();
-  uint64_t epoch = epoch_now ();
   size_t n = str ? strnlen (str, max) + 1 : 0;
   char *p = max == SIZE_MAX ? GC_strdup (str) : GC_strndup (str, max);
-  mp_count_gc_alloc (t, s, p, n, 0, epoch);
+  mp_count_gc_alloc (t, s, p, n, 0);
   return p;
 }
 
@@ -165,10 +157,9 @@ __mp_GC_debug_strdup (const char *str, const char *f, int l,
                       const struct mp_site *s)
 {
   struct mp_thread *t = gc_self ();
-  uint64_t epoch = epoch_now ();
   char *p = GC_debug_strdup (str, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL, str ? strlen (str) + 1 : 0,
-                     0, epoch);
+                     0);
   return p;
 }
 
@@ -177,10 +168,9 @@ __mp_GC_debug_strndup (const char *str, size_t max, const char *f, int l,
                        const struct mp_site *s)
 {
   struct mp_thread *t = gc_self ();
-  uint64_t epoch = epoch_now ();
   char *p = GC_debug_strndup (str, max, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL,
-                     str ? strnlen (str, max) + 1 : 0, 0, epoch);
+                     str ? strnlen (str, max) + 1 : 0, 0);
   return p;
 }
 
@@ -234,10 +224,19 @@ __mp_GC_debug_free (void *p, const struct mp_site *s)
   gc_free (GC_debug_free, p, p ? GC_base (p) : NULL, s, "GC_debug_free");
 }
 
+/* Whether the block at BASE is of one of Boehm's uncollectable kinds
+   (UNCOLLECTABLE and AUNCOLLECTABLE, numbered 2 and 3 in gc_priv.h).  */
+static int
+is_uncollectable (void *base)
+{
+  int kind = GC_get_kind_and_size (base, NULL);
+  return kind == 2 || kind == 3;
+}
+
 /* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q.  */
 static void
 count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
-                  size_t old, void *q, size_t n, uint64_t epoch)
+                  size_t old, void *q, size_t n)
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
   if (q == NULL)
@@ -248,18 +247,22 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   void *qbase = GC_base (q);
   int in_place = qbase == base;
   mp_count_realloc (c, in_place, old, n);
-  if (in_place)
-    return;
-  /* A move is a new block, young or major by its size, and the end of
-     the old one.  */
-  mp_young_forget (t, base);
   size_t usable = GC_size (qbase);
+  if (in_place)
+    {
+      /* Boehm may resize a large block in place: its usable size moves. */
+      mp_note_alloc (t, (int64_t) usable - (int64_t) old, 0);
+      return;
+    }
+  /* A move is a new block, young or major by its size and kind, and the
+     end of the old one.  */
+  mp_young_forget (t, base);
   mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
   uint64_t words = words_of (n);
-  int major = words > MP_MAX_YOUNG_WOSIZE;
+  int major = words > MP_MAX_YOUNG_WOSIZE || is_uncollectable (qbase);
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
   if (!major && words)
-    mp_young_log (t, qbase, words, epoch);
+    mp_young_log (t, qbase, words);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */
@@ -282,9 +285,8 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
       count_gc_free (t, c, base, old);
       return debug ? GC_debug_realloc (p, 0, file, line) : GC_realloc (p, 0);
     }
-  uint64_t epoch = epoch_now ();
   void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
-  count_gc_realloc (t, c, base, old, q, n, epoch);
+  count_gc_realloc (t, c, base, old, q, n);
   return q;
 }
 
@@ -313,7 +315,6 @@ __mp_user_begin (const struct mp_site *site)
   struct mp_thread *t = mp_self ();
   const struct mp_site *saved = t->user_site;
   t->user_site = site;
-  t->user_epoch = epoch_now ();
   return saved;
 }
 
@@ -335,8 +336,7 @@ __mp_user_end (void *p, const struct mp_site *saved, const struct mp_site *site)
         mp_count_malloc_note (t, site, p);
       else
         mp_count_gc_alloc (t, site, base, GC_size (base),
-                           site->kind == MP_KIND_USER_GC_UNCOLLECTABLE,
-                           t->user_epoch);
+                           site->kind == MP_KIND_USER_GC_UNCOLLECTABLE);
     }
   t->user_site = saved;
 }

@@ -10,13 +10,25 @@
 
    A thread may be stopped anywhere, including between getting a block
    from GC_malloc and logging it.  Entries carry the epoch (collections
-   completed, mod 16) in which the block was allocated, so an entry that
+   completed, mod 16) read when the block is logged, so an entry that
    lands after its collection has been decided is still recognised: it
    survived that collection (the allocating thread held it), and the next
-   decision promotes it without looking at its mark bit.  When a
-   collection ran during the GC_malloc call itself, the epoch of the block
-   is unknown: its mark bit, read under the GC lock, tells whether it
-   existed before that collection (mp_young_log).
+   decision promotes it without looking at its mark bit.  One case stays
+   open: a collection by another thread that stops this one after Boehm
+   handed out the block and before the epoch is read; the block then
+   counts as allocated after that collection.  (Its mark bit cannot say:
+   Boehm marks the blocks of its thread-local free lists too.)
+
+   A young block freed with GC_free must not count as promoted: its
+   address may be handed out again before the next collection (two
+   entries would share one mark bit), and while it waits on a thread's
+   free list Boehm marks it.  The freeing thread finds its own entry
+   through its latest entries, or else through an index of its log
+   (struct young_index) that it builds then and keeps until the next
+   collection.  A young block freed by another thread than its own is
+   not found: the next decision then keeps one entry per address (the
+   latest of its thread), which is exact unless the freed block sat on a
+   free list at the collection.
 
    Entries: bits 0-3 epoch mod 16 (Boehm objects are 16-byte aligned),
    bits 4-47 the address, bits 48-63 the size in words (at most
@@ -26,6 +38,7 @@
 #include <unistd.h>
 #include <string.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include "internal.h"
 
 #define GC_THREADS
@@ -41,14 +54,22 @@ mp_counter mp_promoted_words;
 mp_counter mp_minor_collections, mp_major_collections;
 mp_counter mp_top_heap_bytes;
 
-/* Set at GC_EVENT_START, so that the MARK_END that follows counts as a
-   major collection.  Guarded by the GC lock.  */
+/* Set when Boehm starts a full collection (its start callback), so that
+   the MARK_END that follows counts as a major collection.  Guarded by
+   the GC lock.  */
 static int full_pending;
 
-/* The program's own collection-event and heap-resize callbacks, called
-   after ours.  */
+/* Set by GC_free of a young block whose entry was not found: the next
+   decision must deduplicate addresses.  Any thread sets it; the
+   collector clears it.  */
+static atomic_int freed_unfound;
+
+/* The program's own callbacks, called after ours.  Written in setup and
+   by mp_young_make_room (under the GC lock) when the program replaced
+   ours.  */
 static GC_on_collection_event_proc chained_event;
 static GC_on_heap_resize_proc chained_resize;
+static GC_start_callback_proc chained_start;
 
 /* Heap sections: Boehm's initial one, plus one per growth.  Written
    under the GC lock (resize callbacks run holding it).  */
@@ -65,22 +86,122 @@ mp_gc_started (void)
   return atomic_load_explicit (&started, memory_order_acquire);
 }
 
-static uint64_t
-decide_log (struct mp_young *y, uint64_t epoch)
+/* Deduplicating addresses: an open-addressing table from address to the
+   one entry that counts for it.  It is built and read by the collector
+   alone, with the world stopped, so it lives in mmap'd memory: another
+   thread may be stopped inside malloc, holding its locks.  */
+struct dedup_slot
+{
+  uintptr_t addr;               /* 0: empty */
+  const struct mp_young *log;
+  size_t index;
+};
+
+struct dedup
+{
+  struct dedup_slot *slots;
+  size_t mask;                  /* slots - 1, a power of two minus 1 */
+};
+
+static struct dedup_slot *
+dedup_find (const struct dedup *d, uintptr_t addr)
+{
+  size_t h = (size_t) ((addr >> 4) * UINT64_C (0x9e3779b97f4a7c15));
+  for (size_t i = h & d->mask;; i = (i + 1) & d->mask)
+    if (d->slots[i].addr == addr || d->slots[i].addr == 0)
+      return &d->slots[i];
+}
+
+static void
+dedup_note (struct dedup *d, const struct mp_young *y, size_t i, uintptr_t addr)
+{
+  struct dedup_slot *s = dedup_find (d, addr);
+  /* Within a log, the later entry is the block now at that address;
+     between logs there is no order, and the first one met is kept.  */
+  if (s->addr == 0 || s->log == y)
+    *s = (struct dedup_slot) { addr, y, i };
+}
+
+static size_t undecided (struct mp_young *y, size_t *first, uint64_t **entries);
+
+/* Build D over every undecided entry; -1 if there is no memory for it
+   (then the decision goes without).  */
+static int
+dedup_build (struct dedup *d)
+{
+  size_t total = 0, first;
+  uint64_t *e;
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    total += undecided (&t->young, &first, &e) - first;
+  size_t size = 16;
+  while (size < 2 * total)
+    size *= 2;
+  d->mask = size - 1;
+  d->slots = mmap (NULL, size * sizeof *d->slots, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (d->slots == MAP_FAILED)
+    return -1;
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    {
+      size_t n = undecided (&t->young, &first, &e);
+      for (size_t i = first; i < n; i++)
+        {
+          uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+          if (v != 0)
+            dedup_note (d, &t->young, i, v & MP_ADDR_MASK);
+        }
+    }
+  return 0;
+}
+
+static int
+dedup_kept (const struct dedup *d, const struct mp_young *y, size_t i,
+            uint64_t v)
+{
+  const struct dedup_slot *s = dedup_find (d, v & MP_ADDR_MASK);
+  return s->log == y && s->index == i;
+}
+
+static void
+dedup_free (struct dedup *d)
+{
+  munmap (d->slots, (d->mask + 1) * sizeof *d->slots);
+}
+
+/* Whether entry V, of a collection ending EPOCH, survived it.  */
+static inline int
+survived (uint64_t v, uint64_t epoch)
+{
+  return (v & MP_EPOCH_MASK) != (epoch & MP_EPOCH_MASK)
+         || GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK));
+}
+
+/* The undecided entries of Y: [*FIRST, return value).  */
+static size_t
+undecided (struct mp_young *y, size_t *first, uint64_t **entries)
 {
   size_t n = atomic_load_explicit (&y->count, memory_order_acquire);
-  size_t i = atomic_load_explicit (&y->done, memory_order_relaxed);
-  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_acquire);
+  *first = atomic_load_explicit (&y->done, memory_order_relaxed);
+  *entries = atomic_load_explicit (&y->entries, memory_order_acquire);
+  return *first < n ? n : *first;
+}
+
+/* Decide the undecided entries of Y; KEEP, if not NULL, says which of
+   them count (deduplicate).  */
+static uint64_t
+decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep)
+{
+  size_t i;
+  uint64_t *e;
+  size_t n = undecided (y, &i, &e);
   uint64_t promoted = 0;
   if (i >= n)
     return 0;
   for (; i < n; i++)
     {
       uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      if (v == 0)
-        continue;
-      if ((v & MP_EPOCH_MASK) != (epoch & MP_EPOCH_MASK)
-          || GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK)))
+      if (v != 0 && (keep == NULL || dedup_kept (keep, y, i, v))
+          && survived (v, epoch))
         promoted += v >> MP_WORDS_SHIFT;
     }
   atomic_store_explicit (&y->done, n, memory_order_relaxed);
@@ -92,8 +213,13 @@ end_of_marking (void)
 {
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
   uint64_t promoted = 0;
+  struct dedup keep, *k = NULL;
+  if (atomic_exchange (&freed_unfound, 0) && dedup_build (&keep) == 0)
+    k = &keep;
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
-    promoted += decide_log (&t->young, epoch);
+    promoted += decide_log (&t->young, epoch, k);
+  if (k)
+    dedup_free (k);
   mp_add (&mp_promoted_words, (int64_t) promoted);
   mp_add (&mp_minor_collections, 1);
   if (full_pending)
@@ -108,19 +234,22 @@ end_of_marking (void)
 static void
 on_collection_event (GC_EventType event)
 {
-  if (event == GC_EVENT_START)
-    full_pending = 1;
-  else if (event == GC_EVENT_MARK_END)
+  if (event == GC_EVENT_MARK_END)
     end_of_marking ();
   if (chained_event)
     chained_event (event);
 }
 
-/* The thread that started Boehm, if it is not the main thread: GC_init
-   registered it, and nobody but us will unregister it.  Written once in
-   setup, under setup_once.  */
-static pthread_t starter;
-static int starter_is_ours;
+/* Boehm calls this before each full collection, incremental mode
+   included (GC_EVENT_START misses the full collections it starts
+   itself there).  */
+static void
+on_full_collection (void)
+{
+  full_pending = 1;
+  if (chained_start)
+    chained_start ();
+}
 
 static void
 on_heap_resize (GC_word new_size)
@@ -130,14 +259,46 @@ on_heap_resize (GC_word new_size)
     chained_resize (new_size);
 }
 
+/* Put our callbacks in place, keeping the program's to call after ours.
+   Called without the GC lock (Boehm's getters and setters take it).
+   Return 1 if one of ours had been replaced.  */
+static int
+hook_callbacks (void)
+{
+  int replaced = 0;
+  GC_on_collection_event_proc e = GC_get_on_collection_event ();
+  GC_start_callback_proc s = GC_get_start_callback ();
+  GC_on_heap_resize_proc r = GC_get_on_heap_resize ();
+  if (e != on_collection_event)
+    {
+      replaced |= started != 0;
+      chained_event = e;
+      GC_set_on_collection_event (on_collection_event);
+    }
+  if (s != on_full_collection)
+    {
+      replaced |= started != 0;
+      chained_start = s;
+      GC_set_start_callback (on_full_collection);
+    }
+  if (r != on_heap_resize)
+    {
+      replaced |= started != 0;
+      chained_resize = r;
+      GC_set_on_heap_resize (on_heap_resize);
+    }
+  return replaced;
+}
+
+/* Set in the thread that started Boehm when it is not the main thread:
+   GC_init registered it, and nobody but us will unregister it.  */
+static __thread int started_boehm;
+
 static void
 setup (void)
 {
   if (!GC_is_init_called () && getpid () != gettid ())
-    {
-      starter = pthread_self ();
-      starter_is_ours = 1;
-    }
+    started_boehm = 1;
   GC_init ();
   /* Threads the program creates without gc.h's redirection must be able
      to register.  This has to happen now, while no other thread can be
@@ -147,10 +308,7 @@ setup (void)
   GC_allow_register_threads ();
   if (mp_config.incremental)
     GC_enable_incremental ();
-  chained_event = GC_get_on_collection_event ();
-  GC_set_on_collection_event (on_collection_event);
-  chained_resize = GC_get_on_heap_resize ();
-  GC_set_on_heap_resize (on_heap_resize);
+  hook_callbacks ();
   /* Boehm's initial heap was made by GC_init, before we could see it.  */
   mp_add (&mp_heap_chunks, 1);
   atomic_store_explicit (&started, 1, memory_order_release);
@@ -163,7 +321,7 @@ int
 mp_gc_setup (void)
 {
   pthread_once (&setup_once, setup);
-  return starter_is_ours && pthread_equal (starter, pthread_self ());
+  return started_boehm;
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -180,6 +338,7 @@ make_room (void *arg)
     memmove (e, e + done, (n - done) * sizeof *e);
   atomic_store_explicit (&y->count, n - done, memory_order_relaxed);
   atomic_store_explicit (&y->done, 0, memory_order_relaxed);
+  y->dropped += done;
   if (n - done < y->capacity)
     return NULL;
   size_t cap = y->capacity ? y->capacity * 2 : 4096;
@@ -194,45 +353,126 @@ make_room (void *arg)
   return NULL;
 }
 
-struct mark_query
-{
-  void *base;
-  int marked;
-  uint64_t epoch;
-};
-
-static void *
-query_mark (void *arg)
-{
-  struct mark_query *q = arg;
-  q->marked = GC_is_marked (q->base);
-  q->epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
-  return NULL;
-}
-
-/* The epoch of BASE, allocated while a collection ran: a block from
-   before the collection was held by its thread, hence marked, and gets
-   an older epoch so that the next decision promotes it.  */
-uint64_t
-mp_young_epoch_of (void *base)
-{
-  struct mark_query q = { base, 0, 0 };
-  GC_call_with_alloc_lock (query_mark, &q);
-  return q.marked ? q.epoch - 1 : q.epoch;
-}
-
-/* Make room in T's log for one more entry.  */
+/* Make room in T's log for one more entry.  Being rare, this is also
+   where a program's replacing our callbacks is noticed: no collection is
+   counted then, and without a decision the log would grow forever.  */
 void
 mp_young_make_room (struct mp_thread *t)
 {
+  if (hook_callbacks ())
+    mp_warn ("the program replaced memprof's Boehm callbacks; they are "
+             "back, but the collections in between were not counted");
   GC_call_with_alloc_lock (make_room, &t->young);
 }
 
-/* BASE, allocated by T, is being freed: if it is still young and among
-   T's latest FORGET_WINDOW blocks (a bound, so that freeing an old block
-   stays cheap), make sure it is not promoted.  A block freed by another
-   thread, or logged long before, keeps its entry; its mark bit is clear
-   unless Boehm reuses the address before the next collection.  */
+/* The index of a thread's log: from the address of each undecided
+   entry to its position (dropped + i), made by mp_young_forget when its
+   search of the latest entries fails, so that a thread freeing its young
+   blocks oldest first does not search its whole log each time.  It holds
+   the entries of one epoch, and goes when the epoch ends.  Owner only.  */
+struct young_index
+{
+  uint64_t epoch;               /* mp_gc_epoch it was made in */
+  size_t mask;                  /* slots - 1 */
+  size_t used;                  /* slots holding an address */
+  struct { uintptr_t addr; size_t pos; } slots[];   /* addr 0: empty */
+};
+
+static size_t
+index_slot (const struct young_index *x, uintptr_t addr)
+{
+  size_t i = (size_t) ((addr >> 4) * UINT64_C (0x9e3779b97f4a7c15)) & x->mask;
+  while (x->slots[i].addr != 0 && x->slots[i].addr != addr)
+    i = (i + 1) & x->mask;
+  return i;
+}
+
+/* Map ADDR to POS: a later block at the same address replaces the
+   earlier, freed one.  */
+static void
+index_put (struct young_index *x, uintptr_t addr, size_t pos)
+{
+  size_t i = index_slot (x, addr);
+  x->used += x->slots[i].addr == 0;
+  x->slots[i].addr = addr;
+  x->slots[i].pos = pos;
+}
+
+/* (Re)make Y's index over its undecided entries, with room to grow.  */
+static int
+index_build (struct mp_young *y, uint64_t epoch)
+{
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  size_t size = 1024;
+  while (size < 4 * (n - done))
+    size *= 2;
+  free (y->index);
+  y->index = calloc (1, sizeof *y->index + size * sizeof y->index->slots[0]);
+  if (y->index == NULL)
+    return -1;
+  y->index->epoch = epoch;
+  y->index->mask = size - 1;
+  for (size_t i = done; i < n; i++)
+    {
+      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+      if (v != 0)
+        index_put (y->index, v & MP_ADDR_MASK, y->dropped + i);
+    }
+  return 0;
+}
+
+/* Entry I of Y was just logged in EPOCH: keep the index up to date, or
+   drop it once its epoch is over.  */
+void
+mp_young_index_add (struct mp_young *y, size_t i, uint64_t epoch)
+{
+  struct young_index *x = y->index;
+  if (x->epoch != epoch || 2 * (x->used + 1) > x->mask)
+    {
+      free (x);
+      y->index = NULL;
+      return;     /* made again by the next search that needs it */
+    }
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  index_put (x, e[i] & MP_ADDR_MASK, y->dropped + i);
+}
+
+/* Drop entry I of Y if it is BASE's, logged in EPOCH; 1 if it was.  */
+static int
+drop_entry (struct mp_young *y, size_t i, uintptr_t base, uint64_t epoch)
+{
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+  /* An entry of an older epoch survived a collection already: it stays,
+     and so may share its address with a later block.  */
+  if ((v & MP_ADDR_MASK) != base
+      || (v & MP_EPOCH_MASK) != (epoch & MP_EPOCH_MASK))
+    return 0;
+  __atomic_store_n (&e[i], 0, __ATOMIC_RELAXED);
+  return 1;
+}
+
+/* Find BASE among Y's undecided entries through the index.  */
+static int
+forget_indexed (struct mp_young *y, uintptr_t base, uint64_t epoch)
+{
+  if ((y->index == NULL || y->index->epoch != epoch)
+      && index_build (y, epoch) != 0)
+    return 0;
+  struct young_index *x = y->index;
+  size_t slot = index_slot (x, base);
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
+  if (x->slots[slot].addr == 0 || x->slots[slot].pos < y->dropped + done
+      || x->slots[slot].pos >= y->dropped + n)
+    return 0;
+  return drop_entry (y, x->slots[slot].pos - y->dropped, base, epoch);
+}
+
+/* BASE, allocated by T, is being freed: make sure its entry, if it is
+   still young, is not promoted.  */
 void
 mp_young_forget (struct mp_thread *t, void *base)
 {
@@ -240,12 +480,17 @@ mp_young_forget (struct mp_thread *t, void *base)
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
   size_t stop = n - done > FORGET_WINDOW ? n - FORGET_WINDOW : done;
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   for (size_t i = n; i-- > stop;)
     if ((__atomic_load_n (&e[i], __ATOMIC_RELAXED) & MP_ADDR_MASK)
         == (uintptr_t) base)
       {
-        __atomic_store_n (&e[i], 0, __ATOMIC_RELAXED);
-        return;
+        if (drop_entry (y, i, (uintptr_t) base, epoch))
+          return;
+        break;
       }
+  if (stop > done && forget_indexed (y, (uintptr_t) base, epoch))
+    return;
+  atomic_store (&freed_unfound, 1);
 }

@@ -97,6 +97,10 @@ struct mp_young
                                     collector writes, owner resets to 0
                                     together with count */
   size_t capacity;               /* owner only */
+  size_t dropped;                /* owner only: entries make_room removed
+                                    from the front, ever; entry i is the
+                                    (dropped + i)th logged */
+  struct young_index *index;     /* owner only: see generations.c */
 };
 
 struct mp_thread
@@ -106,7 +110,6 @@ struct mp_thread
   int gc_registered;             /* owner only: an enum mp_gc_thread */
   const struct mp_site *user_site;  /* owner only: the user allocator
                                     whose call is in progress (entry.h) */
-  uint64_t user_epoch;           /* owner only: mp_gc_epoch when it began */
 
   /* bytesUsed: the owner's unflushed change, and its highest value
      since the last flush into mp_bytes_used (see mp_note_used).  */
@@ -214,22 +217,21 @@ extern mp_counter mp_heap_chunks;
 
 int mp_gc_setup (void);
 int mp_gc_started (void);
-uint64_t mp_young_epoch_of (void *base);
 void mp_young_make_room (struct mp_thread *t);
+struct young_index;
+void mp_young_index_add (struct mp_young *y, size_t i, uint64_t epoch);
 
 /* Young-log entries: see generations.c.  */
 #define MP_EPOCH_MASK UINT64_C (0xf)
 #define MP_ADDR_MASK UINT64_C (0x0000fffffffffff0)
 #define MP_WORDS_SHIFT 48
 
-/* Log BASE, a young block of WORDS words allocated by T, which read
-   EPOCH just before asking Boehm for it.  */
+/* Log BASE, a young block of WORDS words just allocated by T, with the
+   epoch as it is now (generations.c says why that is right).  */
 static inline __attribute__ ((always_inline)) void
-mp_young_log (struct mp_thread *t, void *base, uint64_t words, uint64_t epoch)
+mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 {
-  if (MP_UNLIKELY (epoch != atomic_load_explicit (&mp_gc_epoch,
-                                                  memory_order_acquire)))
-    epoch = mp_young_epoch_of (base);
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   struct mp_young *y = &t->young;
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   if (MP_UNLIKELY (n == y->capacity))
@@ -241,16 +243,17 @@ mp_young_log (struct mp_thread *t, void *base, uint64_t words, uint64_t epoch)
   __atomic_store_n (&e[n], (uintptr_t) base | (epoch & MP_EPOCH_MASK)
                     | (words << MP_WORDS_SHIFT), __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
+  if (MP_UNLIKELY (y->index != NULL))
+    mp_young_index_add (y, n, epoch);
 }
 void mp_young_forget (struct mp_thread *t, void *base);
 
 /* ---- boehm.c / libc.c ------------------------------------------------- */
 
-/* Count an allocation of N requested bytes at SITE that gave P (NULL if
-   it failed).  */
+/* Count an allocation of N requested bytes at SITE that gave the block
+   at BASE (NULL if it failed).  */
 void mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site,
-                        void *base, size_t n, int uncollectable,
-                        uint64_t epoch_before);
+                        void *base, size_t n, int uncollectable);
 void mp_libc_setup (uint64_t seed);
 void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
                            void *p);
