@@ -97,8 +97,8 @@ void mp_print_stat (FILE *out);
    operation at its own site, as in D's per-call statistics:
 
    numAllocate, numAllocateOK  calls that allocate (malloc, calloc,
-                   strdup, GC_malloc, realloc (NULL, n), ...), and those
-                   that returned a block;
+                   strdup, GC_malloc, realloc (NULL, n), ..., and calls of
+                   user allocators), and those that returned a block;
    numReallocate, numReallocateOK, numReallocateInPlace
                    realloc calls on a block, those that succeeded, and
                    those that kept the block where it was;
@@ -109,7 +109,9 @@ void mp_print_stat (FILE *out);
                    goes to the system allocator untouched and is counted in
                    numForeignDeallocate instead;
    bytesAllocated  bytes requested by allocations, plus the growth of
-                   reallocated blocks;
+                   reallocated blocks (a user allocator built without the
+                   plugin counts GC_size for a GC block, nothing for
+                   others);
    bytesExpanded, bytesContracted  growth and shrinkage by realloc; in
                    per-site statistics bytesContracted also counts the
                    bytes a free released, as in D;
