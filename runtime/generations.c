@@ -64,9 +64,9 @@ static int full_pending;
    collector clears it.  */
 static atomic_int freed_unfound;
 
-/* The program's own callbacks, called after ours.  Written in setup and
-   by mp_young_make_room (under the GC lock) when the program replaced
-   ours.  */
+/* The program's own callbacks, called after ours.  Written by
+   hook_callbacks just before Boehm's setter, which takes the GC lock and
+   so publishes them to the collector along with ours.  */
 static GC_on_collection_event_proc chained_event;
 static GC_on_heap_resize_proc chained_resize;
 static GC_start_callback_proc chained_start;
