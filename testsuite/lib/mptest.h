@@ -103,6 +103,27 @@ mpt_site_at (const char *file, unsigned line)
 
 #define SITE(line) mpt_site_at (__FILE__, (line))
 
+#ifdef GC_H
+/* Overwrite the stack below us (and most registers), so that no stale
+   copy of a pointer to a dropped block keeps it alive: the collector is
+   conservative.  */
+static __attribute__ ((noinline, unused)) void
+clear_stack (void)
+{
+  volatile char junk[64 * 1024];
+  memset ((char *) junk, 0, sizeof junk);
+  __asm__ volatile ("" : : "r" (junk) : "memory");
+}
+
+/* A collection with nothing stale on the stack.  */
+static __attribute__ ((noinline, unused)) void
+collect (void)
+{
+  clear_stack ();
+  GC_gcollect ();
+}
+#endif
+
 static int
 mpt_done (void)
 {

@@ -37,24 +37,6 @@ drop_keep (void)
   memset (keep, 0, sizeof keep);
 }
 
-/* Overwrite the stack below us (and most registers), so that no stale
-   copy of a pointer to a dropped block keeps it alive: the collector is
-   conservative.  */
-static __attribute__ ((noinline)) void
-clear_stack (void)
-{
-  volatile char junk[64 * 1024];
-  memset ((char *) junk, 0, sizeof junk);
-  __asm__ volatile ("" : : "r" (junk) : "memory");
-}
-
-static __attribute__ ((noinline)) void
-collect (void)
-{
-  clear_stack ();
-  GC_gcollect ();
-}
-
 int
 main (void)
 {

@@ -59,22 +59,6 @@ keep_one (void)
   keep = collecting_alloc (32);
 }
 
-/* See promotion.c.  */
-static __attribute__ ((noinline)) void
-clear_stack (void)
-{
-  volatile char junk[64 * 1024];
-  memset ((char *) junk, 0, sizeof junk);
-  __asm__ volatile ("" : : "r" (junk) : "memory");
-}
-
-static __attribute__ ((noinline)) void
-collect (void)
-{
-  clear_stack ();
-  GC_gcollect ();
-}
-
 int
 main (void)
 {
