@@ -103,6 +103,40 @@ mpt_site_at (const char *file, unsigned line)
 
 #define SITE(line) mpt_site_at (__FILE__, (line))
 
+/* A size in words: bytes rounded up to whole words.  */
+#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
+
+/* The allocation counts of the sites at LINE: COUNT calls of CALLEE (any
+   callee if NULL), all successful, BYTES asked, MINOR_W and MAJOR_W
+   words.  */
+#define CHECK_SITE(line, callee, count, bytes, minor_w, major_w) \
+  mpt_check_site (__FILE__, (line), (callee), (count), (bytes), \
+                  (minor_w), (major_w))
+
+static __attribute__ ((unused)) void
+mpt_check_site (const char *file, unsigned line, const char *callee,
+                unsigned long count, unsigned long bytes, double minor_w,
+                double major_w)
+{
+  struct mpt_site s = mpt_site_at (file, line);
+  int before = mpt_failures;
+  if (s.n == 0 || (callee && strcmp (s.callee, callee) != 0))
+    {
+      fprintf (stderr, "FAIL line %u: %u sites, callee %s, expected %s\n",
+               line, s.n, s.n ? s.callee : "-", callee ? callee : "any");
+      mpt_failures++;
+      if (s.n == 0)
+        return;
+    }
+  CHECK_EQ (s.s.numAllocate, count);
+  CHECK_EQ (s.s.numAllocateOK, count);
+  CHECK_EQ (s.s.bytesAllocated, bytes);
+  CHECK_EQ (s.minor_words, minor_w);
+  CHECK_EQ (s.major_words, major_w);
+  if (mpt_failures != before)
+    fprintf (stderr, "  (after the checks of line %u)\n", line);
+}
+
 #ifdef GC_H
 /* Overwrite the stack below us (and most registers), so that no stale
    copy of a pointer to a dropped block keeps it alive: the collector is

@@ -11,28 +11,6 @@
 void *volatile sink;
 static void *keep[16];
 
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
-
-static void
-check (unsigned line, const char *callee, unsigned count, size_t bytes,
-       double minor_w, double major_w)
-{
-  struct mpt_site s = SITE (line);
-  if (s.n == 0 || strcmp (s.callee, callee) != 0)
-    {
-      fprintf (stderr, "FAIL line %u: %u sites, callee %s, expected %s\n",
-	       line, s.n, s.n ? s.callee : "-", callee);
-      mpt_failures++;
-      return;
-    }
-  CHECK_EQ (s.s.numAllocate, count);
-  CHECK_EQ (s.s.numAllocateOK, count);
-  CHECK_EQ (s.s.bytesAllocated, bytes);
-  CHECK_EQ (s.minor_words, minor_w);
-  CHECK_EQ (s.major_words, major_w);
-  if (mpt_failures)
-    fprintf (stderr, "  (after the checks of line %u)\n", line);
-}
 
 int
 main (void)
@@ -54,16 +32,16 @@ main (void)
     {
       sink = GC_MALLOC (16); unsigned l7 = __LINE__;
       if (i == 499)
-	check (l7, "GC_debug_malloc", 500, 500 * 16, 500 * 2, 0);
+	CHECK_SITE (l7, "GC_debug_malloc", 500, 500 * 16, 500 * 2, 0);
     }
   CHECK (strcmp (keep[5], "debug") == 0);
 
-  check (l1, "GC_debug_malloc", 1, 100, W (100), 0);
-  check (l2, "GC_debug_malloc_atomic", 1, 33, W (33), 0);
-  check (l3, "GC_debug_malloc_uncollectable", 1, 40, 0, W (40));
-  check (l4, "GC_debug_malloc_ignore_off_page", 1, 64, W (64), 0);
-  check (l5, "GC_debug_malloc", 1, 4096, 0, W (4096));
-  check (l6, "GC_debug_strdup", 1, 6, 1, 0);
+  CHECK_SITE (l1, "GC_debug_malloc", 1, 100, W (100), 0);
+  CHECK_SITE (l2, "GC_debug_malloc_atomic", 1, 33, W (33), 0);
+  CHECK_SITE (l3, "GC_debug_malloc_uncollectable", 1, 40, 0, W (40));
+  CHECK_SITE (l4, "GC_debug_malloc_ignore_off_page", 1, 64, W (64), 0);
+  CHECK_SITE (l5, "GC_debug_malloc", 1, 4096, 0, W (4096));
+  CHECK_SITE (l6, "GC_debug_strdup", 1, 6, 1, 0);
 
   mp_counters (&minor, &promoted, &major);
   CHECK_EQ (minor - minor0, W (100) + W (33) + W (64) + 1 + 1000);

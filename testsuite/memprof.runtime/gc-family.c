@@ -11,8 +11,6 @@
 void *volatile sink;
 static void *keep[64];
 
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
-
 static unsigned long exp_minor, exp_major;
 
 /* The per-site checks of an allocation of N bytes at LINE, COUNT times.  */
@@ -20,30 +18,12 @@ static void
 check_alloc (unsigned line, unsigned count, size_t n, int major,
 	     const char *callee)
 {
-  struct mpt_site s = SITE (line);
-  if (s.n == 0)
-    {
-      fprintf (stderr, "FAIL no site at line %u\n", line);
-      mpt_failures++;
-      return;
-    }
-  if (callee && strcmp (s.callee, callee) != 0)
-    {
-      fprintf (stderr, "FAIL line %u: callee %s, expected %s\n", line,
-	       s.callee, callee);
-      mpt_failures++;
-    }
-  CHECK_EQ (s.s.numAllocate, count);
-  CHECK_EQ (s.s.numAllocateOK, count);
-  CHECK_EQ (s.s.bytesAllocated, count * n);
-  CHECK_EQ (s.minor_words, major ? 0 : count * W (n));
-  CHECK_EQ (s.major_words, major ? count * W (n) : 0);
+  CHECK_SITE (line, callee, count, count * n, major ? 0 : count * W (n),
+	      major ? count * W (n) : 0);
   if (major)
     exp_major += count * W (n);
   else
     exp_minor += count * W (n);
-  if (mpt_failures)
-    fprintf (stderr, "  (after the checks of line %u)\n", line);
 }
 
 int

@@ -15,7 +15,6 @@
 void *keep[KEEP];		/* global: the stores must stay */
 void *volatile sink;
 
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 static int
 sum_words (const struct mp_site_info *i, void *data)

@@ -12,7 +12,6 @@
 
 #define K 1000
 #define SIZE 72			/* 9 words */
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 void *keep[K];			/* global: the stores must stay */
 

@@ -8,7 +8,6 @@
 #include <gc.h>
 #include "../lib/mptest.h"
 
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 void *keep;			/* global: the stores must stay */
 

@@ -10,7 +10,6 @@
 #include <gc.h>
 #include "../lib/mptest.h"
 
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 static void *(*volatile hidden_malloc) (size_t) = GC_malloc;
 static void (*volatile hidden_collect) (void) = GC_gcollect;

@@ -36,7 +36,6 @@ my_malloc (size_t n)
   return hidden_malloc (n);
 }
 
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 int
 main (void)

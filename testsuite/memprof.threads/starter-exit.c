@@ -16,7 +16,6 @@ int GC_pthread_create (pthread_t *, const pthread_attr_t *,
 		       void *(*) (void *), void *);
 
 #define SIZE 64
-#define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 void *volatile sink;
 static unsigned l_thread, l_main;
