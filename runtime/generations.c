@@ -186,6 +186,37 @@ undecided (struct mp_young *y, size_t *first, uint64_t **entries)
   return *first < n ? n : *first;
 }
 
+/* The words of entries [FROM, TO) that survived the collection ending
+   EPOCH.  The common case, kept apart from deduplication so that its
+   loop has little to keep across the calls.  */
+static uint64_t __attribute__ ((noinline))
+survivors (const uint64_t *from, const uint64_t *to, uint64_t epoch)
+{
+  uint64_t promoted = 0;
+  for (const uint64_t *p = from; p < to; p++)
+    {
+      uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
+      if (v != 0 && survived (v, epoch))
+        promoted += v >> MP_WORDS_SHIFT;
+    }
+  return promoted;
+}
+
+/* The same, counting only the entries that KEEP says count.  */
+static uint64_t
+kept_survivors (const struct mp_young *y, const uint64_t *e, size_t i,
+                size_t n, uint64_t epoch, const struct dedup *keep)
+{
+  uint64_t promoted = 0;
+  for (; i < n; i++)
+    {
+      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+      if (v != 0 && dedup_kept (keep, y, i, v) && survived (v, epoch))
+        promoted += v >> MP_WORDS_SHIFT;
+    }
+  return promoted;
+}
+
 /* Decide the undecided entries of Y; KEEP, if not NULL, says which of
    them count (deduplicate).  */
 static uint64_t
@@ -194,16 +225,10 @@ decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep)
   size_t i;
   uint64_t *e;
   size_t n = undecided (y, &i, &e);
-  uint64_t promoted = 0;
   if (i >= n)
     return 0;
-  for (; i < n; i++)
-    {
-      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      if (v != 0 && (keep == NULL || dedup_kept (keep, y, i, v))
-          && survived (v, epoch))
-        promoted += v >> MP_WORDS_SHIFT;
-    }
+  uint64_t promoted = keep ? kept_survivors (y, e, i, n, epoch, keep)
+                           : survivors (e + i, e + n, epoch);
   atomic_store_explicit (&y->done, n, memory_order_relaxed);
   return promoted;
 }
@@ -324,6 +349,13 @@ mp_gc_setup (void)
   return started_boehm;
 }
 
+/* Owner only: see struct mp_young.  */
+static void
+set_limit (struct mp_young *y)
+{
+  y->limit = y->index ? 0 : y->capacity;
+}
+
 /* Room for one more entry in Y: drop the decided entries, and grow the
    array if none was decided.  Runs under the GC lock, so that no
    collection reads the log while it moves.  */
@@ -350,14 +382,15 @@ make_room (void *arg)
     }
   atomic_store_explicit (&y->entries, e, memory_order_relaxed);
   y->capacity = cap;
+  set_limit (y);
   return NULL;
 }
 
 /* Make room in T's log for one more entry.  Being rare, this is also
    where a program's replacing our callbacks is noticed: no collection is
    counted then, and without a decision the log would grow forever.  */
-void
-mp_young_make_room (struct mp_thread *t)
+static void
+young_make_room (struct mp_thread *t)
 {
   if (hook_callbacks ())
     mp_warn ("the program replaced memprof's Boehm callbacks; they are "
@@ -410,6 +443,7 @@ index_build (struct mp_young *y, uint64_t epoch)
     size *= 2;
   free (y->index);
   y->index = calloc (1, sizeof *y->index + size * sizeof y->index->slots[0]);
+  set_limit (y);
   if (y->index == NULL)
     return -1;
   y->index->epoch = epoch;
@@ -425,18 +459,36 @@ index_build (struct mp_young *y, uint64_t epoch)
 
 /* Entry I of Y was just logged in EPOCH: keep the index up to date, or
    drop it once its epoch is over.  */
-void
-mp_young_index_add (struct mp_young *y, size_t i, uint64_t epoch)
+static void
+index_add (struct mp_young *y, size_t i, uint64_t epoch)
 {
   struct young_index *x = y->index;
   if (x->epoch != epoch || 2 * (x->used + 1) > x->mask)
     {
       free (x);
       y->index = NULL;
+      set_limit (y);
       return;     /* made again by the next search that needs it */
     }
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   index_put (x, e[i] & MP_ADDR_MASK, y->dropped + i);
+}
+
+/* mp_young_log's way when the log is full or indexed.  */
+void
+mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
+{
+  struct mp_young *y = &t->young;
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+  if (atomic_load_explicit (&y->count, memory_order_relaxed) == y->capacity)
+    young_make_room (t);
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),
+                    __ATOMIC_RELAXED);
+  atomic_store_explicit (&y->count, n + 1, memory_order_release);
+  if (y->index != NULL)
+    index_add (y, n, epoch);
 }
 
 /* Drop entry I of Y if it is BASE's, logged in EPOCH; 1 if it was.  */

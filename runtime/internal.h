@@ -52,15 +52,17 @@ mp_get_counter (const mp_counter *c)
 
 /* ---- sites.c ---------------------------------------------------------- */
 
-/* The per-call counters of one site in one thread, in D's order.  The
-   names index `c` so that sums and reports can loop over them.  */
+/* The per-call counters of one site in one thread.  The names index `c`
+   so that sums and reports can loop over them; the ones every allocation
+   and free touch come first, in one cache line.  */
 enum mp_site_counter
 {
-  SC_NUM_ALLOCATE, SC_NUM_ALLOCATE_FAILED, SC_NUM_EXPAND, SC_NUM_EXPAND_OK,
-  SC_NUM_REALLOCATE, SC_NUM_REALLOCATE_OK, SC_NUM_REALLOCATE_IN_PLACE,
-  SC_NUM_DEALLOCATE, SC_NUM_FOREIGN_DEALLOCATE, SC_BYTES_ALLOCATED,
-  SC_BYTES_EXPANDED, SC_BYTES_CONTRACTED, SC_BYTES_MOVED, SC_BYTES_NOT_MOVED,
-  SC_MINOR_WORDS, SC_MAJOR_WORDS,
+  SC_NUM_ALLOCATE, SC_BYTES_ALLOCATED, SC_MINOR_WORDS, SC_MAJOR_WORDS,
+  SC_NUM_DEALLOCATE, SC_BYTES_CONTRACTED, SC_NUM_ALLOCATE_FAILED,
+  SC_NUM_FOREIGN_DEALLOCATE,
+  SC_NUM_EXPAND, SC_NUM_EXPAND_OK, SC_NUM_REALLOCATE, SC_NUM_REALLOCATE_OK,
+  SC_NUM_REALLOCATE_IN_PLACE, SC_BYTES_EXPANDED, SC_BYTES_MOVED,
+  SC_BYTES_NOT_MOVED,
   SC_COUNT
 };
 
@@ -69,12 +71,11 @@ struct mp_site_counts
   mp_counter c[SC_COUNT];
 };
 
-/* Sites are numbered from 1; counters live in chunks of MP_CHUNK_SITES
-   sites, found through a per-thread directory of MP_DIR_SIZE chunks.  */
-#define MP_CHUNK_SHIFT 6
-#define MP_CHUNK_SITES (1u << MP_CHUNK_SHIFT)
-#define MP_DIR_SIZE 16384
-#define MP_MAX_SITES (MP_CHUNK_SITES * MP_DIR_SIZE)
+/* Sites are numbered from 1.  A thread's counters are one array indexed
+   by site number, reserved for MP_MAX_SITES sites and committed
+   MP_COMMIT_SITES at a time as sites get numbers (sites.c).  */
+#define MP_MAX_SITES (1u << 20)
+#define MP_COMMIT_SITES (1u << 12)
 
 /* The site the runtime charges what no descriptor describes: calls from
    descriptors of another ABI, and sites past MP_MAX_SITES.  */
@@ -82,7 +83,7 @@ extern struct mp_site mp_unknown_site;
 
 unsigned mp_site_number (const struct mp_site *site);
 struct mp_thread;
-struct mp_site_counts *mp_site_chunk (struct mp_thread *t, unsigned id);
+int mp_sites_add_thread (struct mp_thread *t);
 void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
                        size_t n);
 
@@ -97,12 +98,19 @@ struct mp_young
                                     collector writes, owner resets to 0
                                     together with count */
   size_t capacity;               /* owner only */
+  size_t limit;                  /* owner only: `capacity`, or 0 while
+                                    `index` exists, so that one test sends
+                                    the appends that need more than a store
+                                    to mp_young_log_slow */
   size_t dropped;                /* owner only: entries make_room removed
                                     from the front, ever; entry i is the
                                     (dropped + i)th logged */
   struct young_index *index;     /* owner only: see generations.c */
 };
 
+/* A thread's record.  It is slot 0 of the thread's counter array, a
+   slot no site uses, so that the counters of site ID are at `t + ID`
+   with no pointer to load.  */
 struct mp_thread
 {
   struct mp_thread *next;        /* registry link, immutable once pushed */
@@ -117,17 +125,17 @@ struct mp_thread
   mp_counter bytes_slack;
 
   struct mp_young young;
-
-  /* Per-site counters: chunk k covers sites k*MP_CHUNK_SITES... .  The
-     owner publishes a chunk with a release store; readers acquire.  */
-  _Atomic (struct mp_site_counts *) dir[MP_DIR_SIZE];
 };
+
+_Static_assert (sizeof (struct mp_thread) <= sizeof (struct mp_site_counts),
+                "a thread record must fit in counter slot 0");
 
 /* What Boehm knows of a thread: not asked yet, known, or registered by
    us (then we unregister it when the thread exits).  */
 enum mp_gc_thread { MP_GC_UNKNOWN, MP_GC_READY, MP_GC_REGISTERED_BY_US };
 
-/* The thread records, newest first; pushed with a CAS, never unlinked.  */
+/* The thread records, newest first; pushed under the site table's lock
+   (sites.c), never unlinked.  */
 extern _Atomic (struct mp_thread *) mp_threads;
 
 struct mp_thread *mp_thread_slow (void);
@@ -149,11 +157,7 @@ mp_counts (struct mp_thread *t, const struct mp_site *site)
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (id == 0))
     id = mp_site_number (site);
-  struct mp_site_counts *chunk
-    = atomic_load_explicit (&t->dir[id >> MP_CHUNK_SHIFT], memory_order_relaxed);
-  if (MP_UNLIKELY (chunk == NULL))
-    chunk = mp_site_chunk (t, id);
-  return &chunk[id & (MP_CHUNK_SITES - 1)];
+  return (struct mp_site_counts *) t + id;
 }
 
 /* The site to charge for an allocation at SITE: a user allocator's, if
@@ -217,34 +221,36 @@ extern mp_counter mp_heap_chunks;
 
 int mp_gc_setup (void);
 int mp_gc_started (void);
-void mp_young_make_room (struct mp_thread *t);
-struct young_index;
-void mp_young_index_add (struct mp_young *y, size_t i, uint64_t epoch);
+void mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words);
 
 /* Young-log entries: see generations.c.  */
 #define MP_EPOCH_MASK UINT64_C (0xf)
 #define MP_ADDR_MASK UINT64_C (0x0000fffffffffff0)
 #define MP_WORDS_SHIFT 48
 
+static inline uint64_t
+mp_young_entry (void *base, uint64_t words, uint64_t epoch)
+{
+  return (uintptr_t) base | (epoch & MP_EPOCH_MASK) | (words << MP_WORDS_SHIFT);
+}
+
 /* Log BASE, a young block of WORDS words just allocated by T, with the
    epoch as it is now (generations.c says why that is right).  */
 static inline __attribute__ ((always_inline)) void
 mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 {
-  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   struct mp_young *y = &t->young;
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
-  if (MP_UNLIKELY (n == y->capacity))
+  if (MP_UNLIKELY (n >= y->limit))
     {
-      mp_young_make_room (t);
-      n = atomic_load_explicit (&y->count, memory_order_relaxed);
+      mp_young_log_slow (t, base, words);
+      return;
     }
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  __atomic_store_n (&e[n], (uintptr_t) base | (epoch & MP_EPOCH_MASK)
-                    | (words << MP_WORDS_SHIFT), __ATOMIC_RELAXED);
+  __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),
+                    __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
-  if (MP_UNLIKELY (y->index != NULL))
-    mp_young_index_add (y, n, epoch);
 }
 void mp_young_forget (struct mp_thread *t, void *base);
 

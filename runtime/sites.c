@@ -3,12 +3,16 @@
    The plugin's descriptors are scattered over every object file; the
    runtime learns of a site when it first runs.  Numbering it then makes
    each later visit an index: the descriptor's `id` is read with one load,
-   and the thread's counters for it are two array steps away.  */
+   and the thread's counters for it are slot `id` of the array that starts
+   at the thread's record.  Each record reserves address space for
+   MP_MAX_SITES slots; they are committed for every record at once, as
+   numbering reaches them, so that an owner never has to check.  */
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "internal.h"
 
 /* Charged for descriptors of another ABI and for sites past MP_MAX_SITES.  */
@@ -25,6 +29,36 @@ static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct mp_site *_Atomic *table;
 static _Atomic unsigned count;
 static unsigned capacity;
+
+/* Counter slots [0, committed) are usable in every thread record.
+   Guarded by table_lock, as are the registry's pushes (see
+   mp_sites_add_thread).  */
+static unsigned committed;
+
+/* Commit T's counter slots [FROM, TO); FROM is a multiple of
+   MP_COMMIT_SITES, so the range starts on a page.  */
+static int
+commit_slots (struct mp_thread *t, unsigned from, unsigned to)
+{
+  size_t slot = sizeof (struct mp_site_counts);
+  return mprotect ((char *) t + from * slot, (to - from) * slot,
+                   PROT_READ | PROT_WRITE);
+}
+
+/* Make slot ID usable in every record; -1 if the memory is refused.  */
+static int
+commit_through (unsigned id)
+{
+  while (id >= committed)
+    {
+      unsigned next = committed + MP_COMMIT_SITES;
+      for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+        if (commit_slots (t, committed, next) != 0)
+          return -1;
+      committed = next;
+    }
+  return 0;
+}
 
 static int
 grow_table (void)
@@ -52,7 +86,8 @@ number_locked (struct mp_site *site)
   if (n == 0 && site != &mp_unknown_site && number_locked (&mp_unknown_site) == 0)
     return 0;
   n = atomic_load_explicit (&count, memory_order_relaxed);
-  if (n + 1 >= MP_MAX_SITES || (n + 1 >= capacity && grow_table () != 0))
+  if (n + 1 >= MP_MAX_SITES || (n + 1 >= capacity && grow_table () != 0)
+      || commit_through (n + 1) != 0)
     return 0;
   table[n + 1] = site;
   atomic_store_explicit (&count, n + 1, memory_order_release);
@@ -85,19 +120,25 @@ mp_site_number (const struct mp_site *csite)
   return id;
 }
 
-/* The chunk of T's counters that holds site ID, made on first use.  */
-struct mp_site_counts *
-mp_site_chunk (struct mp_thread *t, unsigned id)
+/* Give T, a new record with its slots reserved, the slots every record
+   has, and push it on the registry.  Both under table_lock, so that a
+   site numbered meanwhile cannot commit slots in the other records and
+   miss this one.  Return -1 if the memory is refused.  */
+int
+mp_sites_add_thread (struct mp_thread *t)
 {
-  struct mp_site_counts *chunk = calloc (MP_CHUNK_SITES, sizeof *chunk);
-  if (chunk == NULL)
+  pthread_mutex_lock (&table_lock);
+  if (committed == 0)
+    committed = MP_COMMIT_SITES;
+  int rc = commit_slots (t, 0, committed);
+  if (rc == 0)
     {
-      mp_warn ("out of memory for site counters: %s", strerror (errno));
-      abort ();
+      atomic_store (&t->in_use, 1);
+      t->next = atomic_load (&mp_threads);
+      atomic_store (&mp_threads, t);
     }
-  atomic_store_explicit (&t->dir[id >> MP_CHUNK_SHIFT], chunk,
-                         memory_order_release);
-  return chunk;
+  pthread_mutex_unlock (&table_lock);
+  return rc;
 }
 
 unsigned
@@ -121,13 +162,9 @@ mp_site_sum (unsigned id, int64_t out[SC_COUNT])
   memset (out, 0, SC_COUNT * sizeof *out);
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
     {
-      struct mp_site_counts *chunk
-        = atomic_load_explicit (&t->dir[id >> MP_CHUNK_SHIFT],
-                                memory_order_acquire);
-      if (chunk == NULL)
-        continue;
+      const struct mp_site_counts *c = (struct mp_site_counts *) t + id;
       for (int i = 0; i < SC_COUNT; i++)
-        out[i] += mp_get_counter (&chunk[id & (MP_CHUNK_SITES - 1)].c[i]);
+        out[i] += mp_get_counter (&c->c[i]);
     }
 }
 

@@ -1,8 +1,7 @@
 /* thread.c -- per-thread records and the registry that sums them.
 
-   A thread gets its record on its first call into the runtime.  The
-   record is zero-filled memory from mmap, so the large per-site directory
-   costs nothing until used.  At thread exit the record is marked free and
+   A thread gets its record on its first call into the runtime: zero-filled
+   memory from mmap, at the head of its per-site counters (sites.c).  At thread exit the record is marked free and
    kept in the registry with its counts; the next new thread takes it over
    and keeps adding to the same counters.  */
 
@@ -84,17 +83,15 @@ claim_record (void)
           && atomic_compare_exchange_strong (&t->in_use, &expected, 1))
         return t;
     }
-  struct mp_thread *t = mmap (NULL, sizeof *t, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (t == MAP_FAILED)
+  size_t size = (size_t) MP_MAX_SITES * sizeof (struct mp_site_counts);
+  struct mp_thread *t = mmap (NULL, size, PROT_NONE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                              -1, 0);
+  if (t == MAP_FAILED || mp_sites_add_thread (t) != 0)
     {
       mp_warn ("cannot allocate a thread record: %s", strerror (errno));
       abort ();
     }
-  atomic_store (&t->in_use, 1);
-  t->next = atomic_load (&mp_threads);
-  while (!atomic_compare_exchange_weak (&mp_threads, &t->next, t))
-    ;
   return t;
 }
 
