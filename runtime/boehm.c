@@ -50,11 +50,11 @@ words_of (size_t n)
   return (n + sizeof (void *) - 1) / sizeof (void *);
 }
 
-/* Count BASE (NULL if the allocation failed), N bytes asked at SITE by T,
-   a block that no collection can take when UNCOLLECTABLE.  */
+/* Count BASE (NULL if the allocation failed), N bytes of SOURCE asked at
+   SITE by T.  */
 static inline __attribute__ ((always_inline)) void
 count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                size_t n, int uncollectable)
+                size_t n, enum mp_source source)
 {
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
@@ -67,7 +67,8 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
   size_t usable = GC_size (base);
   mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
   uint64_t words = words_of (n);
-  if (MP_UNLIKELY (uncollectable || words > MP_MAX_YOUNG_WOSIZE))
+  if (MP_UNLIKELY (source == MP_SOURCE_UNCOLLECTABLE
+                   || words > MP_MAX_YOUNG_WOSIZE))
     mp_add (&c->c[SC_MAJOR_WORDS], (int64_t) words);
   else
     {
@@ -75,66 +76,67 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
       if (MP_LIKELY (words))
         mp_young_log (t, base, words);
     }
+  mp_sample (t, words, base, source);
 }
 
 void
 mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                   size_t n, int uncollectable)
+                   size_t n, enum mp_source source)
 {
-  count_gc_alloc (t, site, base, n, uncollectable);
+  count_gc_alloc (t, site, base, n, source);
 }
 
 static inline __attribute__ ((always_inline)) void *
 gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
-          int uncollectable)
+          enum mp_source source)
 {
   struct mp_thread *t = gc_self ();
   void *p = fn (n);
-  count_gc_alloc (t, site, p, n, uncollectable);
+  count_gc_alloc (t, site, p, n, source);
   return p;
 }
 
 /* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
-#define GC_ENTRY(name, uncollectable)                                       \
+#define GC_ENTRY(name, source)                                              \
   MP_API void *__mp_##name (size_t n, const struct mp_site *s)              \
   {                                                                         \
-    return gc_alloc (name, n, s, uncollectable);                            \
+    return gc_alloc (name, n, s, source);                                   \
   }
 
-GC_ENTRY (GC_malloc, 0)
-GC_ENTRY (GC_malloc_atomic, 0)
-GC_ENTRY (GC_malloc_uncollectable, 1)
-GC_ENTRY (GC_malloc_atomic_uncollectable, 1)
-GC_ENTRY (GC_malloc_ignore_off_page, 0)
-GC_ENTRY (GC_malloc_atomic_ignore_off_page, 0)
+GC_ENTRY (GC_malloc, MP_SOURCE_NORMAL)
+GC_ENTRY (GC_malloc_atomic, MP_SOURCE_ATOMIC)
+GC_ENTRY (GC_malloc_uncollectable, MP_SOURCE_UNCOLLECTABLE)
+GC_ENTRY (GC_malloc_atomic_uncollectable, MP_SOURCE_UNCOLLECTABLE)
+GC_ENTRY (GC_malloc_ignore_off_page, MP_SOURCE_NORMAL)
+GC_ENTRY (GC_malloc_atomic_ignore_off_page, MP_SOURCE_ATOMIC)
 
 /* The GC_DEBUG forms return a pointer past Boehm's debug header; the
    block, for sizes and mark bits, starts at GC_base.  */
 static inline void *
 gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
                 const char *file, int line, const struct mp_site *site,
-                int uncollectable)
+                enum mp_source source)
 {
   struct mp_thread *t = gc_self ();
   void *p = fn (n, file, line);
-  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, uncollectable);
+  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, source);
   return p;
 }
 
 /* The same for the GC_DEBUG forms, which take gc.h's GC_EXTRAS too.  */
-#define GC_DEBUG_ENTRY(name, uncollectable)                                 \
+#define GC_DEBUG_ENTRY(name, source)                                        \
   MP_API void *__mp_##name (size_t n, const char *f, int l,                 \
                             const struct mp_site *s)                        \
   {                                                                         \
-    return gc_debug_alloc (name, n, f, l, s, uncollectable);                \
+    return gc_debug_alloc (name, n, f, l, s, source);                       \
   }
 
-GC_DEBUG_ENTRY (GC_debug_malloc, 0)
-GC_DEBUG_ENTRY (GC_debug_malloc_atomic, 0)
-GC_DEBUG_ENTRY (GC_debug_malloc_uncollectable, 1)
-GC_DEBUG_ENTRY (GC_debug_malloc_atomic_uncollectable, 1)
-GC_DEBUG_ENTRY (GC_debug_malloc_ignore_off_page, 0)
-GC_DEBUG_ENTRY (GC_debug_malloc_atomic_ignore_off_page, 0)
+GC_DEBUG_ENTRY (GC_debug_malloc, MP_SOURCE_NORMAL)
+GC_DEBUG_ENTRY (GC_debug_malloc_atomic, MP_SOURCE_ATOMIC)
+GC_DEBUG_ENTRY (GC_debug_malloc_uncollectable, MP_SOURCE_UNCOLLECTABLE)
+GC_DEBUG_ENTRY (GC_debug_malloc_atomic_uncollectable, MP_SOURCE_UNCOLLECTABLE)
+GC_DEBUG_ENTRY (GC_debug_malloc_ignore_off_page, MP_SOURCE_NORMAL)
+GC_DEBUG_ENTRY (GC_debug_malloc_atomic_ignore_off_page, MP_SOURCE_ATOMIC)
 
 MP_API char *
 __mp_GC_strdup (const char *str, const struct mp_site *s)
@@ -148,7 +150,7 @@ __mp_GC_strndup (const char *str, size_t max, const struct mp_site *s)
   struct mp_thread *t = gc_self ();
   size_t n = str ? strnlen (str, max) + 1 : 0;
   char *p = max == SIZE_MAX ? GC_strdup (str) : GC_strndup (str, max);
-  mp_count_gc_alloc (t, s, p, n, 0);
+  mp_count_gc_alloc (t, s, p, n, MP_SOURCE_ATOMIC);
   return p;
 }
 
@@ -159,7 +161,7 @@ __mp_GC_debug_strdup (const char *str, const char *f, int l,
   struct mp_thread *t = gc_self ();
   char *p = GC_debug_strdup (str, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL, str ? strlen (str) + 1 : 0,
-                     0);
+                     MP_SOURCE_ATOMIC);
   return p;
 }
 
@@ -170,7 +172,7 @@ __mp_GC_debug_strndup (const char *str, size_t max, const char *f, int l,
   struct mp_thread *t = gc_self ();
   char *p = GC_debug_strndup (str, max, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL,
-                     str ? strnlen (str, max) + 1 : 0, 0);
+                     str ? strnlen (str, max) + 1 : 0, MP_SOURCE_ATOMIC);
   return p;
 }
 
@@ -259,10 +261,13 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   mp_young_forget (t, base);
   mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
   uint64_t words = words_of (n);
-  int major = words > MP_MAX_YOUNG_WOSIZE || is_uncollectable (qbase);
+  int uncollectable = is_uncollectable (qbase);
+  int major = words > MP_MAX_YOUNG_WOSIZE || uncollectable;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
   if (!major && words)
     mp_young_log (t, qbase, words);
+  mp_sample (t, words, qbase,
+             uncollectable ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */
@@ -294,7 +299,7 @@ MP_API void *
 __mp_GC_realloc (void *p, size_t n, const struct mp_site *s)
 {
   if (p == NULL)
-    return gc_alloc (GC_malloc, n, s, 0);
+    return gc_alloc (GC_malloc, n, s, MP_SOURCE_NORMAL);
   return gc_realloc (p, n, 0, NULL, 0, s);
 }
 
@@ -303,7 +308,7 @@ __mp_GC_debug_realloc (void *p, size_t n, const char *f, int l,
                        const struct mp_site *s)
 {
   if (p == NULL)
-    return gc_debug_alloc (GC_debug_malloc, n, f, l, s, 0);
+    return gc_debug_alloc (GC_debug_malloc, n, f, l, s, MP_SOURCE_NORMAL);
   return gc_realloc (p, n, 1, f, l, s);
 }
 
@@ -336,7 +341,8 @@ __mp_user_end (void *p, const struct mp_site *saved, const struct mp_site *site)
         mp_count_malloc_note (t, site, p);
       else
         mp_count_gc_alloc (t, site, base, GC_size (base),
-                           site->kind == MP_KIND_USER_GC_UNCOLLECTABLE);
+                           site->kind == MP_KIND_USER_GC_UNCOLLECTABLE
+                           ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL);
     }
   t->user_site = saved;
 }

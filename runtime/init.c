@@ -15,6 +15,9 @@
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
+/* See internal.h.  */
+uint64_t mp_random_key;
+
 static void
 start (void)
 {
@@ -22,6 +25,7 @@ start (void)
   uint64_t seed;
   if (getrandom (&seed, sizeof seed, GRND_NONBLOCK) != sizeof seed)
     seed = (uint64_t) time (NULL) * 2654435761u ^ (uint64_t) getpid ();
+  mp_random_key = seed;
   mp_libc_setup (seed);
   if (atexit (mp_report_at_exit) != 0)
     mp_warn ("cannot register the exit report");

@@ -72,7 +72,8 @@ struct mp_site_counts
 };
 
 /* Sites are numbered from 1.  A thread's counters are one array indexed
-   by site number, reserved for MP_MAX_SITES sites and committed
+   by site number, reserved for MP_MAX_SITES slots (the thread's record
+   included) and committed
    MP_COMMIT_SITES at a time as sites get numbers (sites.c).  */
 #define MP_MAX_SITES (1u << 20)
 #define MP_COMMIT_SITES (1u << 12)
@@ -108,9 +109,9 @@ struct mp_young
   struct young_index *index;     /* owner only: see generations.c */
 };
 
-/* A thread's record.  It is slot 0 of the thread's counter array, a
-   slot no site uses, so that the counters of site ID are at `t + ID`
-   with no pointer to load.  */
+/* A thread's record.  It takes the first MP_RECORD_SLOTS slots of the
+   thread's counter array, which no site uses, so that the counters of
+   site ID sit at a constant offset from it, with no pointer to load.  */
 struct mp_thread
 {
   struct mp_thread *next;        /* registry link, immutable once pushed */
@@ -124,11 +125,25 @@ struct mp_thread
   mp_counter used_delta, used_peak;
   mp_counter bytes_slack;
 
-  struct mp_young young;
-};
+  /* Words the owner may still allocate before the next sampled word
+     (sample.c).  The owner counts it down; mp_memprof_start stores 0 to
+     send the owner to the slow path.  */
+  mp_counter sample_left;
 
-_Static_assert (sizeof (struct mp_thread) <= sizeof (struct mp_site_counts),
-                "a thread record must fit in counter slot 0");
+  struct mp_young young;
+
+  /* Owner only (sample.c): the sampler's random state, the generation
+     of settings `sample_left` was drawn with, and whether a tracker
+     callback is running (sampling is suspended then).  */
+  uint64_t rng[4];
+  unsigned sample_generation;
+  int in_callback;
+} __attribute__ ((aligned (128)));
+
+#define MP_RECORD_SLOTS (sizeof (struct mp_thread) / sizeof (struct mp_site_counts))
+
+_Static_assert (sizeof (struct mp_thread) % sizeof (struct mp_site_counts) == 0,
+                "a thread record must fill whole counter slots");
 
 /* What Boehm knows of a thread: not asked yet, known, or registered by
    us (then we unregister it when the thread exits).  */
@@ -157,7 +172,7 @@ mp_counts (struct mp_thread *t, const struct mp_site *site)
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (id == 0))
     id = mp_site_number (site);
-  return (struct mp_site_counts *) t + id;
+  return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
 }
 
 /* The site to charge for an allocation at SITE: a user allocator's, if
@@ -254,12 +269,36 @@ mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 }
 void mp_young_forget (struct mp_thread *t, void *base);
 
+/* ---- sample.c --------------------------------------------------------- */
+
+/* A per-process random key, set once by mp_init before any thread
+   record exists.  */
+extern uint64_t mp_random_key;
+
+int mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
+                    enum mp_source source);
+void mp_sample_forget (struct mp_thread *t, void *block);
+
+/* Count WORDS more words allocated by T in BLOCK, of SOURCE, down to the
+   next sampled one; return 1 if the tracker now tracks BLOCK (malloc
+   family only).  */
+static inline __attribute__ ((always_inline)) int
+mp_sample (struct mp_thread *t, uint64_t words, void *block,
+           enum mp_source source)
+{
+  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
+  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
+  if (MP_LIKELY (left >= 0))
+    return 0;
+  return mp_sample_slow (t, words, block, source);
+}
+
 /* ---- boehm.c / libc.c ------------------------------------------------- */
 
 /* Count an allocation of N requested bytes at SITE that gave the block
    at BASE (NULL if it failed).  */
 void mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site,
-                        void *base, size_t n, int uncollectable);
+                        void *base, size_t n, enum mp_source source);
 void mp_libc_setup (uint64_t seed);
 void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
                            void *p);

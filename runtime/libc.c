@@ -5,7 +5,8 @@
    asked for TRAILER bytes longer, and its last usable word holds a tag:
 
        high 40 bits  a hash of the block's address and a per-process key
-       low 24 bits   the slack: usable bytes (less the tag) minus request
+       bit 23        set while the sampler tracks the block (sample.c)
+       low 23 bits   the slack: usable bytes (less the tag) minus request
 
    free and realloc read the word at the end of malloc_usable_size: if it
    is the hash of this very address, the block is ours and its requested
@@ -24,8 +25,10 @@
 #include "entry.h"
 
 #define TRAILER sizeof (uint64_t)
-#define SLACK_BITS 24
+#define SLACK_BITS 23
 #define SLACK_MASK ((UINT64_C (1) << SLACK_BITS) - 1)
+#define TRACKED (UINT64_C (1) << SLACK_BITS)
+#define HASH_MASK (~(SLACK_MASK | TRACKED))
 
 /* The hash key, set once by mp_libc_setup before any block is tagged.  */
 static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
@@ -81,7 +84,7 @@ address_hash (const void *p)
 {
   /* The multiply spreads every address bit over the 40 kept ones.  */
   return (((uintptr_t) p ^ tag_key) * UINT64_C (0x9e3779b97f4a7c15))
-         & ~SLACK_MASK;
+         & HASH_MASK;
 }
 
 /* Tag P, a block of USABLE bytes holding a request of N; return the
@@ -100,7 +103,8 @@ tag_block (void *p, size_t n)
 }
 
 /* If P is one of our blocks, set *N to its request and *SLACK, clear its
-   tag, and return 1; return 0 for a foreign pointer.  */
+   tag, and return 1, or 3 if the sampler tracks it; return 0 for a
+   foreign pointer.  */
 static inline int
 untag_block (void *p, size_t *n, size_t *slack)
 {
@@ -110,12 +114,20 @@ untag_block (void *p, size_t *n, size_t *slack)
   usable -= TRAILER;
   uint64_t tag;
   memcpy (&tag, (char *) p + usable, sizeof tag);
-  if ((tag & ~SLACK_MASK) != address_hash (p) || (tag & SLACK_MASK) > usable)
+  if ((tag & HASH_MASK) != address_hash (p) || (tag & SLACK_MASK) > usable)
     return 0;
   *slack = tag & SLACK_MASK;
   *n = usable - *slack;
   memset ((char *) p + usable, 0, sizeof tag);
-  return 1;
+  return tag & TRACKED ? 3 : 1;
+}
+
+/* Mark P, tagged for a request of N bytes and SLACK, as tracked.  */
+static void
+mark_tracked (void *p, size_t n, int64_t slack)
+{
+  uint64_t tag = address_hash (p) | TRACKED | (uint64_t) slack;
+  memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
 static void
@@ -142,7 +154,13 @@ count_alloc (const struct mp_site *site, void *p, size_t n)
   mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
   int64_t slack = tag_block (p, n);
   if (MP_LIKELY (slack >= 0))
-    mp_note_alloc (t, (int64_t) n, slack);
+    {
+      mp_note_alloc (t, (int64_t) n, slack);
+      /* An untagged block cannot be tracked: its free would not be seen.  */
+      if (MP_UNLIKELY (mp_sample (t, (n + sizeof (void *) - 1) / sizeof (void *),
+                                  p, MP_SOURCE_MALLOC)))
+        mark_tracked (p, n, slack);
+    }
   return p;
 }
 
@@ -249,8 +267,13 @@ __mp_free (void *p, const struct mp_site *site)
   struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, site);
   size_t n, slack;
-  if (MP_LIKELY (p != NULL && untag_block (p, &n, &slack)))
-    count_free (t, c, n, slack);
+  int ours = p != NULL ? untag_block (p, &n, &slack) : 0;
+  if (MP_LIKELY (ours))
+    {
+      count_free (t, c, n, slack);
+      if (MP_UNLIKELY (ours == 3))
+        mp_sample_forget (t, p);
+    }
   else
     mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);
   free (p);
@@ -288,11 +311,14 @@ __mp_realloc (void *p, size_t n, const struct mp_site *site)
     return __mp_malloc (n, site);
   struct mp_site_counts *c = mp_counts (t, site);
   size_t old, slack;
-  if (!untag_block (p, &old, &slack))
+  int ours = untag_block (p, &old, &slack);
+  if (!ours)
     {
       mp_add (&c->c[SC_NUM_FOREIGN_DEALLOCATE], 1);
       return realloc (p, n);
     }
+  if (ours == 3)
+    mp_sample_forget (t, p);
   if (n == 0)
     {
       /* glibc's realloc (p, 0) frees P and returns NULL: a deallocation.  */

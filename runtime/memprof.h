@@ -186,6 +186,74 @@ void mp_report_per_call_statistics (FILE *out);
 /* The whole exit-time report, now, on OUT.  */
 void mp_report (FILE *out);
 
+/* Sampling: OCaml's Gc.Memprof.
+
+   Once mp_memprof_start has run, every word allocated by an instrumented
+   call (both families) is sampled independently with probability
+   SAMPLING_RATE: a block of n words gets Binomial (n, rate) samples, so
+   n_samples / rate is an unbiased estimate of its size for every n, and
+   at rate 1 n_samples is its size exactly.  A block with at least one
+   sample is passed to the tracker: alloc_minor for a young GC block
+   (collectable, at most MP_MAX_YOUNG_WOSIZE words), alloc_major for every
+   other block.  What the callback returns is the block's metadata; NULL
+   stops tracking it.
+
+   Callbacks run in the allocating (or freeing) thread, after the block is
+   made and before the allocating call returns, with sampling suspended in
+   that thread: what a callback allocates is never sampled.  They may call
+   the runtime, and they leave errno as it was.  GCC compiles the code
+   around an allocation knowing that malloc, free and the GC allocators
+   touch no variable of the program, and callbacks run inside them: make
+   what a callback writes volatile or atomic if the allocating code reads
+   it.
+
+   A tracked malloc-family block is reported to dealloc_major when it is
+   freed (free, or realloc, which ends the block as it was; the result is
+   not sampled in this version).  Blocks of the GC family are reported at
+   allocation only in this version: promote and dealloc_minor are not
+   called yet, and metadata returned for GC blocks is not kept.
+   CALLSTACK_SIZE is accepted and unused: call stacks are not captured
+   yet.  */
+enum mp_source
+{
+  MP_SOURCE_NORMAL,             /* GC_malloc and the like */
+  MP_SOURCE_ATOMIC,             /* GC_malloc_atomic, GC_strdup, ... */
+  MP_SOURCE_UNCOLLECTABLE,      /* GC_malloc_uncollectable, ... */
+  MP_SOURCE_MALLOC,             /* the malloc family */
+  MP_SOURCE_CUSTOM              /* out-of-heap memory (not yet reported) */
+};
+
+struct mp_allocation
+{
+  size_t n_samples;             /* sampled words of the block, >= 1 */
+  size_t size;                  /* the block's size in words */
+  enum mp_source source;
+};
+
+struct mp_tracker
+{
+  void *(*alloc_minor) (const struct mp_allocation *, void *data);
+  void *(*alloc_major) (const struct mp_allocation *, void *data);
+  void *(*promote) (void *minor_meta, void *data);
+  void (*dealloc_minor) (void *minor_meta, void *data);
+  void (*dealloc_major) (void *major_meta, void *data);
+  void *data;                   /* passed to every callback */
+};
+
+/* A tracker that tracks nothing; any callback may be NULL.  */
+extern const struct mp_tracker mp_null_tracker;
+
+/* Start sampling at SAMPLING_RATE (0 to 1) with TRACKER (copied).
+   Return 0, or -1 with errno EBUSY if sampling is already started, or
+   EINVAL for a rate out of range or a NULL tracker.  */
+int mp_memprof_start (double sampling_rate, size_t callstack_size,
+                      const struct mp_tracker *tracker);
+
+/* Stop sampling and forget every tracked block, without callbacks.
+   Return 0, or -1 with errno EINVAL if sampling is not started.  A
+   callback already under way in another thread may still finish.  */
+int mp_memprof_stop (void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -3,8 +3,8 @@
    The plugin's descriptors are scattered over every object file; the
    runtime learns of a site when it first runs.  Numbering it then makes
    each later visit an index: the descriptor's `id` is read with one load,
-   and the thread's counters for it are slot `id` of the array that starts
-   at the thread's record.  Each record reserves address space for
+   and the thread's counters for it are a slot of the array that starts
+   with the thread's record.  Each record reserves address space for
    MP_MAX_SITES slots; they are committed for every record at once, as
    numbering reaches them, so that an owner never has to check.  */
 
@@ -45,11 +45,12 @@ commit_slots (struct mp_thread *t, unsigned from, unsigned to)
                    PROT_READ | PROT_WRITE);
 }
 
-/* Make slot ID usable in every record; -1 if the memory is refused.  */
+/* Make the slots of site ID usable in every record; -1 if the memory is
+   refused.  */
 static int
 commit_through (unsigned id)
 {
-  while (id >= committed)
+  while (MP_RECORD_SLOTS - 1 + id >= committed)
     {
       unsigned next = committed + MP_COMMIT_SITES;
       for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
@@ -86,7 +87,8 @@ number_locked (struct mp_site *site)
   if (n == 0 && site != &mp_unknown_site && number_locked (&mp_unknown_site) == 0)
     return 0;
   n = atomic_load_explicit (&count, memory_order_relaxed);
-  if (n + 1 >= MP_MAX_SITES || (n + 1 >= capacity && grow_table () != 0)
+  if (MP_RECORD_SLOTS + n >= MP_MAX_SITES
+      || (n + 1 >= capacity && grow_table () != 0)
       || commit_through (n + 1) != 0)
     return 0;
   table[n + 1] = site;
@@ -162,7 +164,8 @@ mp_site_sum (unsigned id, int64_t out[SC_COUNT])
   memset (out, 0, SC_COUNT * sizeof *out);
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
     {
-      const struct mp_site_counts *c = (struct mp_site_counts *) t + id;
+      const struct mp_site_counts *c
+        = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
       for (int i = 0; i < SC_COUNT; i++)
         out[i] += mp_get_counter (&c->c[i]);
     }

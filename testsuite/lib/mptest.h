@@ -137,6 +137,22 @@ mpt_check_site (const char *file, unsigned line, const char *callee,
     fprintf (stderr, "  (after the checks of line %u)\n", line);
 }
 
+/* Start sampling at RATE with a tracker of these callbacks (any may be
+   NULL) and DATA; CHECK that it started.  */
+static __attribute__ ((unused)) void
+mpt_start (double rate,
+           void *(*minor) (const struct mp_allocation *, void *),
+           void *(*major) (const struct mp_allocation *, void *),
+           void (*dealloc_major) (void *, void *), void *data)
+{
+  struct mp_tracker tr = mp_null_tracker;
+  tr.alloc_minor = minor;
+  tr.alloc_major = major;
+  tr.dealloc_major = dealloc_major;
+  tr.data = data;
+  CHECK_EQ (mp_memprof_start (rate, 0, &tr), 0);
+}
+
 #ifdef GC_H
 /* Overwrite the stack below us (and most registers), so that no stale
    copy of a pointer to a dropped block keeps it alive: the collector is

@@ -1,0 +1,317 @@
+/* sample.c -- OCaml's Gc.Memprof sampling engine: which allocated words
+   are sampled, and the tracker's callbacks for them.
+
+   Design.  Each allocated word is sampled independently with probability
+   `rate`.  Rather than toss a coin per word, each thread draws the gap to
+   its next sampled word (the number of failures before a success: a
+   geometric draw) and counts it down in its record's `sample_left`.  An
+   allocation of n words subtracts n; while the result stays non-negative
+   no word of the block is sampled, and that subtract-and-branch is all
+   the fast path does (mp_sample, internal.h).  When it goes negative,
+   mp_sample_slow places the block's sampled words one gap after another.
+   Since the gaps of a Bernoulli process are independent geometric draws,
+   a block of n words gets Binomial (n, rate) samples for every n, and at
+   rate 1 (gaps of 0) exactly n.
+
+   The settings (rate, tracker) change under `lock`, which also bumps
+   `generation`; a thread redraws its gap when its slow path sees a new
+   generation.  So that a thread with a long gap gets there soon,
+   mp_memprof_start stores 0 in every record's gap, and while sampling is
+   off gaps are OFF_GAP words at most: a store lost to a race with the
+   owner's countdown costs at most that many unsampled words.
+
+   Sampling is suspended in a thread while one of its callbacks runs: the
+   samples of the callback's own blocks are drawn as usual, so that the
+   program's words stay independent of them, and then dropped.
+
+   Tracked malloc-family blocks are kept in `tracked`, from address to
+   metadata; their tag (libc.c) has a bit that sends their free here, so
+   that an untracked free never looks the table up.  Blocks of the GC
+   family are reported at allocation only in this version.  */
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include "internal.h"
+
+/* Gaps while sampling is off, and the longest gap drawn (for rates so
+   small that a gap would not fit in sample_left).  */
+#define OFF_GAP ((int64_t) 1 << 20)
+#define MAX_GAP ((int64_t) 1 << 61)
+
+const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL };
+
+/* A tracked malloc-family block.  */
+struct tracked
+{
+  struct tracked *next;         /* bucket chain */
+  void *block;
+  void *meta;                   /* what alloc_major returned */
+};
+
+/* The settings and the tracked blocks, all guarded by `lock`.  */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int started;             /* between mp_memprof_start and _stop */
+static double rate;             /* 0 when stopped */
+static struct mp_tracker tracker;
+static _Atomic unsigned generation; /* written under lock, read by owners */
+static struct tracked **buckets;
+static size_t n_buckets, n_tracked;
+
+/* ---- random gaps ------------------------------------------------------ */
+
+static inline uint64_t
+rotl (uint64_t x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+/* xoshiro256** (Blackman and Vigna): fast, and good in every bit.  */
+static uint64_t
+next_random (uint64_t s[4])
+{
+  uint64_t result = rotl (s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return result;
+}
+
+/* Seed S from the record's address and a process-wide key, with
+   splitmix64 so that neighbouring records get unrelated streams.  */
+static void
+seed_random (uint64_t s[4], const void *record)
+{
+  uint64_t x = (uintptr_t) record ^ mp_random_key;
+  for (int i = 0; i < 4; i++)
+    {
+      uint64_t z = (x += UINT64_C (0x9e3779b97f4a7c15));
+      z = (z ^ (z >> 30)) * UINT64_C (0xbf58476d1ce4e5b9);
+      z = (z ^ (z >> 27)) * UINT64_C (0x94d049bb133111eb);
+      s[i] = z ^ (z >> 31);
+    }
+}
+
+/* Words before the next sampled one, at rate R > 0.  */
+static int64_t
+draw_gap (struct mp_thread *t, double r)
+{
+  if (r >= 1)
+    return 0;
+  double u = (double) ((next_random (t->rng) >> 11) + 1) * 0x1p-53; /* (0, 1] */
+  double g = floor (log (u) / log1p (-r));
+  return g < (double) MAX_GAP ? (int64_t) g : MAX_GAP;
+}
+
+/* ---- the slow path ---------------------------------------------------- */
+
+/* The samples of a block of WORDS words whose countdown ran out: LEFT is
+   the gap as it was before the block.  Leaves the gap after it.  */
+static uint64_t
+place_samples (struct mp_thread *t, int64_t left, uint64_t words, double r)
+{
+  uint64_t n = 0;
+  int64_t pos = left;           /* the next sampled word, from the block */
+  while ((uint64_t) pos < words)
+    {
+      n++;
+      pos += 1 + draw_gap (t, r);
+    }
+  atomic_store_explicit (&t->sample_left, pos - (int64_t) words,
+                         memory_order_relaxed);
+  return n;
+}
+
+static void
+track (void *block, void *meta)
+{
+  if (n_tracked >= n_buckets)
+    {
+      size_t size = n_buckets ? 2 * n_buckets : 1024;
+      struct tracked **b = calloc (size, sizeof *b);
+      if (b == NULL)
+        return;                 /* the old table stays; chains lengthen */
+      for (size_t i = 0; i < n_buckets; i++)
+        for (struct tracked *e = buckets[i], *next; e; e = next)
+          {
+            next = e->next;
+            size_t h = ((uintptr_t) e->block >> 4) % size;
+            e->next = b[h];
+            b[h] = e;
+          }
+      free (buckets);
+      buckets = b;
+      n_buckets = size;
+    }
+  struct tracked *e = malloc (sizeof *e);
+  if (e == NULL)
+    {
+      mp_warn ("out of memory for a tracked block; it is dropped");
+      return;
+    }
+  size_t h = ((uintptr_t) block >> 4) % n_buckets;
+  *e = (struct tracked) { buckets[h], block, meta };
+  buckets[h] = e;
+  n_tracked++;
+}
+
+static int sample_block (struct mp_thread *t, uint64_t words, void *block,
+                         enum mp_source source);
+
+/* The slow path of mp_sample.  The program's errno comes out as it went
+   in, whatever the maths library or a callback did to it.  */
+int
+mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
+                enum mp_source source)
+{
+  int saved = errno;
+  int tracked = sample_block (t, words, block, source);
+  errno = saved;
+  return tracked;
+}
+
+static int
+sample_block (struct mp_thread *t, uint64_t words, void *block,
+              enum mp_source source)
+{
+  int64_t left = mp_get_counter (&t->sample_left) + (int64_t) words;
+  pthread_mutex_lock (&lock);
+  unsigned gen = atomic_load_explicit (&generation, memory_order_relaxed);
+  double r = rate;
+  struct mp_tracker tr = tracker;
+  pthread_mutex_unlock (&lock);
+
+  if (t->sample_generation != gen || (t->rng[0] | t->rng[1]) == 0)
+    {
+      if ((t->rng[0] | t->rng[1]) == 0)
+        seed_random (t->rng, t);
+      t->sample_generation = gen;
+      left = r > 0 ? draw_gap (t, r) : OFF_GAP;
+    }
+  if (r == 0)
+    {
+      atomic_store_explicit (&t->sample_left,
+                             left >= (int64_t) words ? left - (int64_t) words
+                                                     : OFF_GAP,
+                             memory_order_relaxed);
+      return 0;
+    }
+  uint64_t n = place_samples (t, left, words, r);
+  if (n == 0 || t->in_callback || block == NULL)
+    return 0;
+
+  struct mp_allocation a = { n, words, source };
+  int young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
+              && words <= MP_MAX_YOUNG_WOSIZE;
+  void *(*fn) (const struct mp_allocation *, void *)
+    = young ? tr.alloc_minor : tr.alloc_major;
+  if (fn == NULL)
+    return 0;
+  t->in_callback = 1;           /* sampling is suspended in callbacks */
+  void *meta = fn (&a, tr.data);
+  t->in_callback = 0;
+  if (meta == NULL || source != MP_SOURCE_MALLOC)
+    return 0;
+  pthread_mutex_lock (&lock);
+  int kept = gen == atomic_load_explicit (&generation, memory_order_relaxed);
+  if (kept)
+    track (block, meta);
+  pthread_mutex_unlock (&lock);
+  return kept;
+}
+
+/* BLOCK, whose tag says it was tracked, is being freed by T.  */
+void
+mp_sample_forget (struct mp_thread *t, void *block)
+{
+  struct tracked *found = NULL;
+  struct mp_tracker tr;
+  pthread_mutex_lock (&lock);
+  if (n_buckets)
+    for (struct tracked **p = &buckets[((uintptr_t) block >> 4) % n_buckets];
+         *p; p = &(*p)->next)
+      if ((*p)->block == block)
+        {
+          found = *p;
+          *p = found->next;
+          n_tracked--;
+          break;
+        }
+  tr = tracker;
+  pthread_mutex_unlock (&lock);
+  if (found == NULL)
+    return;               /* tracking stopped since the block was sampled */
+  if (tr.dealloc_major)
+    {
+      int saved = errno;
+      t->in_callback = 1;
+      tr.dealloc_major (found->meta, tr.data);
+      t->in_callback = 0;
+      errno = saved;
+    }
+  free (found);
+}
+
+/* ---- start and stop --------------------------------------------------- */
+
+MP_API int
+mp_memprof_start (double sampling_rate, size_t callstack_size,
+                  const struct mp_tracker *tr)
+{
+  (void) callstack_size;        /* call stacks are not captured yet */
+  if (!(sampling_rate >= 0 && sampling_rate <= 1) || tr == NULL)
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  mp_self ();                   /* the runtime must be started */
+  pthread_mutex_lock (&lock);
+  if (started)
+    {
+      pthread_mutex_unlock (&lock);
+      errno = EBUSY;
+      return -1;
+    }
+  started = 1;
+  rate = sampling_rate;
+  tracker = *tr;
+  atomic_fetch_add (&generation, 1);
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
+  pthread_mutex_unlock (&lock);
+  return 0;
+}
+
+MP_API int
+mp_memprof_stop (void)
+{
+  pthread_mutex_lock (&lock);
+  if (!started)
+    {
+      pthread_mutex_unlock (&lock);
+      errno = EINVAL;
+      return -1;
+    }
+  started = 0;
+  rate = 0;
+  tracker = mp_null_tracker;
+  atomic_fetch_add (&generation, 1);
+  /* Tracked blocks are discarded, as in OCaml; their tags still send
+     their free here, to find nothing.  */
+  for (size_t i = 0; i < n_buckets; i++)
+    for (struct tracked *e = buckets[i], *next; e; e = next)
+      {
+        next = e->next;
+        free (e);
+      }
+  free (buckets);
+  buckets = NULL;
+  n_buckets = n_tracked = 0;
+  pthread_mutex_unlock (&lock);
+  return 0;
+}

@@ -1,0 +1,97 @@
+/* At rate 1 every word is sampled: n_samples is each block's size in
+   words, exactly.  Tracked malloc blocks reach dealloc_major, with the
+   metadata alloc_major returned, when freed or realloc'ed; blocks whose
+   callback returned NULL are not tracked.  Callbacks leave errno
+   alone.  */
+/* { dg-do run } */
+/* { dg-options "-std=gnu11" } */
+
+#include <errno.h>
+#include <gc.h>
+#include "../lib/mptest.h"
+
+/* volatile: GCC assumes malloc and free touch no global, and the callbacks
+   run inside them (see memprof.h) */
+static volatile double samples, words;
+static volatile int wrong, allocs, deallocs, bad_meta;
+static volatile int keep = 1;           /* return metadata, or NULL */
+
+struct meta
+{
+  size_t size;
+  int magic;
+};
+
+static void *
+on_alloc (const struct mp_allocation *a, void *data)
+{
+  (void) data;
+  samples += a->n_samples;
+  words += a->size;
+  wrong += a->n_samples != a->size;
+  allocs++;
+  errno = EDOM;                 /* must not leak out */
+  if (!keep || a->source != MP_SOURCE_MALLOC)
+    return NULL;
+  struct meta *m = malloc (sizeof *m);   /* not sampled: in a callback */
+  m->size = a->size;
+  m->magic = 4242;
+  return m;
+}
+
+static void
+on_dealloc (void *meta, void *data)
+{
+  struct meta *m = meta;
+  bad_meta += data != (void *) &keep || m->magic != 4242;
+  deallocs++;
+  free (m);
+}
+
+static void *volatile sink;
+
+int
+main (void)
+{
+  GC_INIT ();
+  mpt_start (1, on_alloc, on_alloc, on_dealloc, (void *) &keep);
+
+  errno = 0;
+  char *p[100];
+  for (int i = 0; i < 100; i++)
+    p[i] = malloc (i * 8 + 1 + i % 8);    /* i + 1 words */
+  CHECK_EQ (errno, 0);
+  CHECK_EQ (allocs, 100);
+  CHECK_EQ (samples, 100 * 101 / 2);
+  CHECK_EQ (words, 100 * 101 / 2);
+  for (int i = 0; i < 50; i++)
+    free (p[i]);
+  CHECK_EQ (deallocs, 50);
+  for (int i = 50; i < 100; i++)
+    p[i] = realloc (p[i], 4000);        /* ends the tracked block */
+  CHECK_EQ (deallocs, 100);
+  for (int i = 50; i < 100; i++)
+    free (p[i]);
+  CHECK_EQ (deallocs, 100);
+
+  /* untracked: the callback said NULL */
+  keep = 0;
+  allocs = 0;
+  sink = calloc (3, 8);
+  free (sink);
+  CHECK_EQ (allocs, 1);
+  CHECK_EQ (deallocs, 100);
+
+  /* GC blocks, young and major */
+  samples = words = 0;
+  for (int n = 1; n <= 600; n += 7)
+    sink = GC_MALLOC (n * sizeof (void *));
+  CHECK_EQ (samples, words);
+  CHECK_EQ (words, 600 / 7 * (600 / 7 + 1) / 2 * 7 + 600 / 7 + 1);
+  CHECK_EQ (wrong, 0);
+  CHECK_EQ (bad_meta, 0);
+  CHECK_EQ (mp_memprof_stop (), 0);
+  return mpt_done ();
+}
+
+/* { dg-output "(^|\n)ok\n" } */
