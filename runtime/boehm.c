@@ -194,6 +194,7 @@ count_gc_free (struct mp_thread *t, struct mp_site_counts *c, void *base,
                size_t usable)
 {
   mp_young_forget (t, base);
+  mp_tracked_free_gc (t, base);
   mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
   mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) usable);
   mp_note_free (t, (int64_t) usable, 0);
@@ -259,6 +260,7 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   /* A move is a new block, young or major by its size and kind, and the
      end of the old one.  */
   mp_young_forget (t, base);
+  mp_tracked_free_gc (t, base);
   mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
   uint64_t words = words_of (n);
   int uncollectable = is_uncollectable (qbase);

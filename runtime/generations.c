@@ -261,6 +261,8 @@ on_collection_event (GC_EventType event)
 {
   if (event == GC_EVENT_MARK_END)
     end_of_marking ();
+  else if (event == GC_EVENT_RECLAIM_END)
+    mp_tracked_after_reclaim ();
   if (chained_event)
     chained_event (event);
 }

@@ -277,7 +277,19 @@ extern uint64_t mp_random_key;
 
 int mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
                     enum mp_source source);
-void mp_sample_forget (struct mp_thread *t, void *block);
+unsigned mp_sample_session (void);
+unsigned mp_sample_tracker (struct mp_tracker *tr);
+void mp_sample_prompt (void);
+
+/* tracked.c */
+int mp_tracked_add_malloc (void *block, void *meta, unsigned session);
+void mp_tracked_add_gc (void *block, void *meta, int young, uint64_t epoch,
+                        unsigned session);
+void mp_tracked_free_malloc (struct mp_thread *t, void *block);
+void mp_tracked_free_gc (struct mp_thread *t, void *block);
+void mp_tracked_after_reclaim (void);
+void mp_tracked_deliver (struct mp_thread *t);
+void mp_tracked_forget_all (void);
 
 /* Count WORDS more words allocated by T in BLOCK, of SOURCE, down to the
    next sampled one; return 1 if the tracker now tracks BLOCK (malloc

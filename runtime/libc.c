@@ -141,7 +141,8 @@ retag_block (void *p, size_t n, size_t slack)
    thread's record is looked up only now, after the allocation, so that
    the allocating call need not keep it in a register.  */
 static inline __attribute__ ((always_inline)) void *
-count_alloc (const struct mp_site *site, void *p, size_t n)
+count_alloc_as (const struct mp_site *site, void *p, size_t n,
+                enum mp_source source)
 {
   struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
@@ -158,10 +159,16 @@ count_alloc (const struct mp_site *site, void *p, size_t n)
       mp_note_alloc (t, (int64_t) n, slack);
       /* An untagged block cannot be tracked: its free would not be seen.  */
       if (MP_UNLIKELY (mp_sample (t, (n + sizeof (void *) - 1) / sizeof (void *),
-                                  p, MP_SOURCE_MALLOC)))
+                                  p, source)))
         mark_tracked (p, n, slack);
     }
   return p;
+}
+
+static inline __attribute__ ((always_inline)) void *
+count_alloc (const struct mp_site *site, void *p, size_t n)
+{
+  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC);
 }
 
 /* N + TRAILER, or 0 with errno set when that overflows.  */
@@ -272,7 +279,7 @@ __mp_free (void *p, const struct mp_site *site)
     {
       count_free (t, c, n, slack);
       if (MP_UNLIKELY (ours == 3))
-        mp_sample_forget (t, p);
+        mp_tracked_free_malloc (t, p);
     }
   else
     mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);
@@ -318,7 +325,7 @@ __mp_realloc (void *p, size_t n, const struct mp_site *site)
       return realloc (p, n);
     }
   if (ours == 3)
-    mp_sample_forget (t, p);
+    mp_tracked_free_malloc (t, p);
   if (n == 0)
     {
       /* glibc's realloc (p, 0) frees P and returns NULL: a deallocation.  */
@@ -344,6 +351,31 @@ __mp_reallocarray (void *p, size_t nmemb, size_t size,
       return NULL;
     }
   return __mp_realloc (p, n, site);
+}
+
+/* Out-of-heap memory the program reports (memprof.h): malloc blocks of
+   their own source, counted at sites of the runtime's.  */
+static struct mp_site custom_alloc_site = {
+  MP_SITE_ABI, 0, "<runtime>", "<runtime>", "mp_alloc_custom", 0, 0,
+  MP_KIND_INTERNAL, 0, NULL
+};
+static struct mp_site custom_free_site = {
+  MP_SITE_ABI, 0, "<runtime>", "<runtime>", "mp_free_custom", 0, 0,
+  MP_KIND_INTERNAL, 0, NULL
+};
+
+MP_API void *
+mp_alloc_custom (size_t n)
+{
+  size_t size = padded (n);
+  return count_alloc_as (&custom_alloc_site, size ? malloc (size) : NULL, n,
+                         MP_SOURCE_CUSTOM);
+}
+
+MP_API void
+mp_free_custom (void *p)
+{
+  __mp_free (p, &custom_free_site);
 }
 
 /* A user allocator returned P, which no instrumented call inside it

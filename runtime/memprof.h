@@ -207,11 +207,21 @@ void mp_report (FILE *out);
    what a callback writes volatile or atomic if the allocating code reads
    it.
 
-   A tracked malloc-family block is reported to dealloc_major when it is
-   freed (free, or realloc, which ends the block as it was; the result is
-   not sampled in this version).  Blocks of the GC family are reported at
-   allocation only in this version: promote and dealloc_minor are not
-   called yet, and metadata returned for GC blocks is not kept.
+   A tracked malloc-family or custom block is reported to dealloc_major
+   when it is freed (free, mp_free_custom, or realloc, which ends the
+   block as it was; the result is not sampled in this version), in the
+   freeing thread.
+
+   A tracked GC block is young until the next collection.  If it survives
+   it, promote gets its metadata and returns the metadata to keep from
+   then on (NULL stops tracking it).  When Boehm really reclaims the block
+   (after its finaliser, if any, ran and left it unreachable: a block a
+   finaliser resurrects is not dead), dealloc_minor or dealloc_major gets
+   its metadata, as the block was young or not; GC_free and a GC_realloc
+   that moves the block end it the same way.  These callbacks are
+   postponed: they run at a later allocation of some thread, never twice,
+   one thread at a time, a block's in order (alloc, promote, dealloc).
+
    CALLSTACK_SIZE is accepted and unused: call stacks are not captured
    yet.  */
 enum mp_source
@@ -220,7 +230,7 @@ enum mp_source
   MP_SOURCE_ATOMIC,             /* GC_malloc_atomic, GC_strdup, ... */
   MP_SOURCE_UNCOLLECTABLE,      /* GC_malloc_uncollectable, ... */
   MP_SOURCE_MALLOC,             /* the malloc family */
-  MP_SOURCE_CUSTOM              /* out-of-heap memory (not yet reported) */
+  MP_SOURCE_CUSTOM              /* mp_alloc_custom */
 };
 
 struct mp_allocation
@@ -248,6 +258,14 @@ extern const struct mp_tracker mp_null_tracker;
    EINVAL for a rate out of range or a NULL tracker.  */
 int mp_memprof_start (double sampling_rate, size_t callstack_size,
                       const struct mp_tracker *tracker);
+
+/* Out-of-heap memory, as OCaml's custom blocks: N bytes from the system
+   allocator, counted in the allocator statistics at the runtime's sites
+   "mp_alloc_custom" and "mp_free_custom", and sampled as
+   MP_SOURCE_CUSTOM (alloc_major, then dealloc_major at mp_free_custom).
+   mp_free_custom (NULL) does nothing; free () may free them too.  */
+void *mp_alloc_custom (size_t n);
+void mp_free_custom (void *p);
 
 /* Stop sampling and forget every tracked block, without callbacks.
    Return 0, or -1 with errno EINVAL if sampling is not started.  A

@@ -13,21 +13,20 @@
    a block of n words gets Binomial (n, rate) samples for every n, and at
    rate 1 (gaps of 0) exactly n.
 
-   The settings (rate, tracker) change under `lock`, which also bumps
-   `generation`; a thread redraws its gap when its slow path sees a new
-   generation.  So that a thread with a long gap gets there soon,
-   mp_memprof_start stores 0 in every record's gap, and while sampling is
-   off gaps are OFF_GAP words at most: a store lost to a race with the
-   owner's countdown costs at most that many unsampled words.
+   The settings (rate, tracker) change under `lock`.  Then, and when
+   tracked.c has callbacks due, mp_sample_prompt bumps `generation` and
+   stores 0 in every record's gap, so that each thread soon takes its
+   slow path, delivers what is due and redraws its gap for the new
+   generation.  While sampling is off gaps are OFF_GAP words at most: a
+   store lost to a race with the owner's countdown costs at most that
+   many unsampled words.
 
    Sampling is suspended in a thread while one of its callbacks runs: the
    samples of the callback's own blocks are drawn as usual, so that the
    program's words stay independent of them, and then dropped.
 
-   Tracked malloc-family blocks are kept in `tracked`, from address to
-   metadata; their tag (libc.c) has a bit that sends their free here, so
-   that an untracked free never looks the table up.  Blocks of the GC
-   family are reported at allocation only in this version.  */
+   A block whose allocation callback returned metadata is tracked from
+   then on by tracked.c.  */
 
 #include <errno.h>
 #include <math.h>
@@ -42,22 +41,17 @@
 
 const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL };
 
-/* A tracked malloc-family block.  */
-struct tracked
-{
-  struct tracked *next;         /* bucket chain */
-  void *block;
-  void *meta;                   /* what alloc_major returned */
-};
-
-/* The settings and the tracked blocks, all guarded by `lock`.  */
+/* The settings, guarded by `lock`.  `session` counts the starts and
+   stops, and says which session a tracked block belongs to;
+   `generation` also counts the prompts (mp_sample_prompt), and tells a
+   thread to redraw its gap.  Both are written under lock or atomically,
+   and read without the lock.  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;             /* between mp_memprof_start and _stop */
 static double rate;             /* 0 when stopped */
 static struct mp_tracker tracker;
-static _Atomic unsigned generation; /* written under lock, read by owners */
-static struct tracked **buckets;
-static size_t n_buckets, n_tracked;
+static _Atomic unsigned session;
+static _Atomic unsigned generation;
 
 /* ---- random gaps ------------------------------------------------------ */
 
@@ -127,41 +121,46 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words, double r)
   return n;
 }
 
-static void
-track (void *block, void *meta)
-{
-  if (n_tracked >= n_buckets)
-    {
-      size_t size = n_buckets ? 2 * n_buckets : 1024;
-      struct tracked **b = calloc (size, sizeof *b);
-      if (b == NULL)
-        return;                 /* the old table stays; chains lengthen */
-      for (size_t i = 0; i < n_buckets; i++)
-        for (struct tracked *e = buckets[i], *next; e; e = next)
-          {
-            next = e->next;
-            size_t h = ((uintptr_t) e->block >> 4) % size;
-            e->next = b[h];
-            b[h] = e;
-          }
-      free (buckets);
-      buckets = b;
-      n_buckets = size;
-    }
-  struct tracked *e = malloc (sizeof *e);
-  if (e == NULL)
-    {
-      mp_warn ("out of memory for a tracked block; it is dropped");
-      return;
-    }
-  size_t h = ((uintptr_t) block >> 4) % n_buckets;
-  *e = (struct tracked) { buckets[h], block, meta };
-  buckets[h] = e;
-  n_tracked++;
-}
-
 static int sample_block (struct mp_thread *t, uint64_t words, void *block,
                          enum mp_source source);
+
+/* Copy the settings: the tracker into *TR, the rate into *R; return the
+   session they belong to.  */
+static unsigned
+settings (struct mp_tracker *tr, double *r)
+{
+  pthread_mutex_lock (&lock);
+  *tr = tracker;
+  *r = rate;
+  unsigned s = atomic_load (&session);
+  pthread_mutex_unlock (&lock);
+  return s;
+}
+
+unsigned
+mp_sample_tracker (struct mp_tracker *tr)
+{
+  double r;
+  return settings (tr, &r);
+}
+
+unsigned
+mp_sample_session (void)
+{
+  return atomic_load (&session);
+}
+
+/* Send every thread to its slow path soon, where it redraws its gap
+   (the gaps being memoryless, that changes no probability) and delivers
+   what tracked.c queued.  A store lost to a race with the owner's
+   countdown only delays that thread.  */
+void
+mp_sample_prompt (void)
+{
+  atomic_fetch_add (&generation, 1);
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
+}
 
 /* The slow path of mp_sample.  The program's errno comes out as it went
    in, whatever the maths library or a callback did to it.  */
@@ -179,12 +178,13 @@ static int
 sample_block (struct mp_thread *t, uint64_t words, void *block,
               enum mp_source source)
 {
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   int64_t left = mp_get_counter (&t->sample_left) + (int64_t) words;
-  pthread_mutex_lock (&lock);
-  unsigned gen = atomic_load_explicit (&generation, memory_order_relaxed);
-  double r = rate;
-  struct mp_tracker tr = tracker;
-  pthread_mutex_unlock (&lock);
+  mp_tracked_deliver (t);
+  struct mp_tracker tr;
+  double r;
+  unsigned gen = atomic_load (&generation);
+  unsigned s = settings (&tr, &r);
 
   if (t->sample_generation != gen || (t->rng[0] | t->rng[1]) == 0)
     {
@@ -215,46 +215,12 @@ sample_block (struct mp_thread *t, uint64_t words, void *block,
   t->in_callback = 1;           /* sampling is suspended in callbacks */
   void *meta = fn (&a, tr.data);
   t->in_callback = 0;
-  if (meta == NULL || source != MP_SOURCE_MALLOC)
+  if (meta == NULL)
     return 0;
-  pthread_mutex_lock (&lock);
-  int kept = gen == atomic_load_explicit (&generation, memory_order_relaxed);
-  if (kept)
-    track (block, meta);
-  pthread_mutex_unlock (&lock);
-  return kept;
-}
-
-/* BLOCK, whose tag says it was tracked, is being freed by T.  */
-void
-mp_sample_forget (struct mp_thread *t, void *block)
-{
-  struct tracked *found = NULL;
-  struct mp_tracker tr;
-  pthread_mutex_lock (&lock);
-  if (n_buckets)
-    for (struct tracked **p = &buckets[((uintptr_t) block >> 4) % n_buckets];
-         *p; p = &(*p)->next)
-      if ((*p)->block == block)
-        {
-          found = *p;
-          *p = found->next;
-          n_tracked--;
-          break;
-        }
-  tr = tracker;
-  pthread_mutex_unlock (&lock);
-  if (found == NULL)
-    return;               /* tracking stopped since the block was sampled */
-  if (tr.dealloc_major)
-    {
-      int saved = errno;
-      t->in_callback = 1;
-      tr.dealloc_major (found->meta, tr.data);
-      t->in_callback = 0;
-      errno = saved;
-    }
-  free (found);
+  if (source == MP_SOURCE_MALLOC || source == MP_SOURCE_CUSTOM)
+    return mp_tracked_add_malloc (block, meta, s);   /* ended by free */
+  mp_tracked_add_gc (block, meta, young, epoch, s);
+  return 0;
 }
 
 /* ---- start and stop --------------------------------------------------- */
@@ -280,10 +246,9 @@ mp_memprof_start (double sampling_rate, size_t callstack_size,
   started = 1;
   rate = sampling_rate;
   tracker = *tr;
-  atomic_fetch_add (&generation, 1);
-  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
-    atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
+  atomic_fetch_add (&session, 1);
   pthread_mutex_unlock (&lock);
+  mp_sample_prompt ();
   return 0;
 }
 
@@ -300,18 +265,9 @@ mp_memprof_stop (void)
   started = 0;
   rate = 0;
   tracker = mp_null_tracker;
-  atomic_fetch_add (&generation, 1);
-  /* Tracked blocks are discarded, as in OCaml; their tags still send
-     their free here, to find nothing.  */
-  for (size_t i = 0; i < n_buckets; i++)
-    for (struct tracked *e = buckets[i], *next; e; e = next)
-      {
-        next = e->next;
-        free (e);
-      }
-  free (buckets);
-  buckets = NULL;
-  n_buckets = n_tracked = 0;
+  atomic_fetch_add (&session, 1);
   pthread_mutex_unlock (&lock);
+  mp_sample_prompt ();
+  mp_tracked_forget_all ();     /* as OCaml: without callbacks */
   return 0;
 }

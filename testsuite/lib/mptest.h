@@ -137,19 +137,27 @@ mpt_check_site (const char *file, unsigned line, const char *callee,
     fprintf (stderr, "  (after the checks of line %u)\n", line);
 }
 
-/* Start sampling at RATE with a tracker of these callbacks (any may be
-   NULL) and DATA; CHECK that it started.  */
+/* Define mpt_on_minor and mpt_on_major, allocation callbacks that call
+   FN (allocation, young), for trackers that tell the heaps apart by a
+   flag.  */
+#define MPT_ALLOC_CALLBACKS(fn)                                         \
+  static void *                                                         \
+  mpt_on_minor (const struct mp_allocation *a, void *data)              \
+  {                                                                     \
+    (void) data;                                                        \
+    return fn (a, 1);                                                   \
+  }                                                                     \
+  static void *                                                         \
+  mpt_on_major (const struct mp_allocation *a, void *data)              \
+  {                                                                     \
+    (void) data;                                                        \
+    return fn (a, 0);                                                   \
+  }
+
+/* Start sampling at RATE with tracker TR; CHECK that it started.  */
 static __attribute__ ((unused)) void
-mpt_start (double rate,
-           void *(*minor) (const struct mp_allocation *, void *),
-           void *(*major) (const struct mp_allocation *, void *),
-           void (*dealloc_major) (void *, void *), void *data)
+mpt_start (double rate, struct mp_tracker tr)
 {
-  struct mp_tracker tr = mp_null_tracker;
-  tr.alloc_minor = minor;
-  tr.alloc_major = major;
-  tr.dealloc_major = dealloc_major;
-  tr.data = data;
   CHECK_EQ (mp_memprof_start (rate, 0, &tr), 0);
 }
 

@@ -31,7 +31,7 @@ on_alloc (const struct mp_allocation *a, void *data)
   wrong += a->n_samples != a->size;
   allocs++;
   errno = EDOM;                 /* must not leak out */
-  if (!keep || a->source != MP_SOURCE_MALLOC)
+  if (!keep || (a->source != MP_SOURCE_MALLOC && a->source != MP_SOURCE_CUSTOM))
     return NULL;
   struct meta *m = malloc (sizeof *m);   /* not sampled: in a callback */
   m->size = a->size;
@@ -54,7 +54,10 @@ int
 main (void)
 {
   GC_INIT ();
-  mpt_start (1, on_alloc, on_alloc, on_dealloc, (void *) &keep);
+  mpt_start (1, (struct mp_tracker) { .alloc_minor = on_alloc,
+                                      .alloc_major = on_alloc,
+                                      .dealloc_major = on_dealloc,
+                                      .data = (void *) &keep });
 
   errno = 0;
   char *p[100];
@@ -81,6 +84,26 @@ main (void)
   free (sink);
   CHECK_EQ (allocs, 1);
   CHECK_EQ (deallocs, 100);
+
+  /* custom blocks: counted, sampled, tracked to mp_free_custom */
+  keep = 1;
+  allocs = deallocs = 0;
+  samples = words = 0;
+  struct mp_alloc_stats g0, g;
+  mp_alloc_stats (&g0);
+  void *c = mp_alloc_custom (1000);
+  CHECK (c != NULL);
+  CHECK_EQ (allocs, 1);
+  CHECK_EQ (samples, 125);
+  mp_free_custom (c);
+  mp_free_custom (NULL);
+  CHECK_EQ (deallocs, 1);
+  mp_alloc_stats (&g);
+  /* the callbacks' own malloc and free of a struct meta count too */
+  CHECK_EQ (g.numAllocate - g0.numAllocate, 2);
+  CHECK_EQ (g.bytesAllocated - g0.bytesAllocated, 1000 + sizeof (struct meta));
+  CHECK_EQ (g.numDeallocate - g0.numDeallocate, 3);
+  CHECK_EQ (g.bytesUsed - g0.bytesUsed, 0);
 
   /* GC blocks, young and major */
   samples = words = 0;

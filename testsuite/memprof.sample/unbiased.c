@@ -38,19 +38,7 @@ on_alloc (const struct mp_allocation *a, int minor)
   return NULL;
 }
 
-static void *
-on_minor (const struct mp_allocation *a, void *data)
-{
-  (void) data;
-  return on_alloc (a, 1);
-}
-
-static void *
-on_major (const struct mp_allocation *a, void *data)
-{
-  (void) data;
-  return on_alloc (a, 0);
-}
+MPT_ALLOC_CALLBACKS (on_alloc)
 
 /* Whether SAMPLES from WORDS words is within 5 sigma of the rate.  */
 static int
@@ -70,7 +58,8 @@ int
 main (void)
 {
   GC_INIT ();
-  mpt_start (RATE, on_minor, on_major, NULL, NULL);
+  mpt_start (RATE, (struct mp_tracker) { .alloc_minor = mpt_on_minor,
+                                         .alloc_major = mpt_on_major });
 
   /* malloc: three passes over every size */
   double words = 0;
