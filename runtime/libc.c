@@ -29,6 +29,7 @@
 #define SLACK_MASK ((UINT64_C (1) << SLACK_BITS) - 1)
 #define TRACKED (UINT64_C (1) << SLACK_BITS)
 #define HASH_MASK (~(SLACK_MASK | TRACKED))
+#define UNTAG_TRACKED 2         /* see untag_block */
 
 /* The hash key, set once by mp_libc_setup before any block is tagged.  */
 static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
@@ -103,8 +104,8 @@ tag_block (void *p, size_t n)
 }
 
 /* If P is one of our blocks, set *N to its request and *SLACK, clear its
-   tag, and return 1, or 3 if the sampler tracks it; return 0 for a
-   foreign pointer.  */
+   tag, and return 1, or 1 | UNTAG_TRACKED if the sampler tracks it;
+   return 0 for a foreign pointer.  */
 static inline int
 untag_block (void *p, size_t *n, size_t *slack)
 {
@@ -119,7 +120,7 @@ untag_block (void *p, size_t *n, size_t *slack)
   *slack = tag & SLACK_MASK;
   *n = usable - *slack;
   memset ((char *) p + usable, 0, sizeof tag);
-  return tag & TRACKED ? 3 : 1;
+  return 1 | (int) ((tag & TRACKED) >> (SLACK_BITS - 1));
 }
 
 /* Mark P, tagged for a request of N bytes and SLACK, as tracked.  */
@@ -278,7 +279,7 @@ __mp_free (void *p, const struct mp_site *site)
   if (MP_LIKELY (ours))
     {
       count_free (t, c, n, slack);
-      if (MP_UNLIKELY (ours == 3))
+      if (MP_UNLIKELY (ours & UNTAG_TRACKED))
         mp_tracked_free_malloc (t, p);
     }
   else
@@ -324,7 +325,7 @@ __mp_realloc (void *p, size_t n, const struct mp_site *site)
       mp_add (&c->c[SC_NUM_FOREIGN_DEALLOCATE], 1);
       return realloc (p, n);
     }
-  if (ours == 3)
+  if (ours & UNTAG_TRACKED)
     mp_tracked_free_malloc (t, p);
   if (n == 0)
     {
