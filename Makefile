@@ -22,7 +22,7 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
               -fvisibility=hidden -Iruntime
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
-LIBS_RT     = -lgc -lpthread -ldl -lm
+LIBS_RT     = -lgc -ldw -lpthread -ldl -lm
 
 RT_SRC  = $(wildcard runtime/*.c)
 RT_OBJ  = $(RT_SRC:.c=.o)

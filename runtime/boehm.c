@@ -51,10 +51,10 @@ words_of (size_t n)
 }
 
 /* Count BASE (NULL if the allocation failed), N bytes of SOURCE asked at
-   SITE by T.  */
+   SITE by T, called from RA.  */
 static inline __attribute__ ((always_inline)) void
 count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                size_t n, enum mp_source source)
+                size_t n, enum mp_source source, const void *ra)
 {
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
@@ -76,23 +76,23 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
       if (MP_LIKELY (words))
         mp_young_log (t, base, words);
     }
-  mp_sample (t, words, base, source);
+  mp_sample (t, words, base, source, ra);
 }
 
 void
 mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                   size_t n, enum mp_source source)
+                   size_t n, enum mp_source source, const void *ra)
 {
-  count_gc_alloc (t, site, base, n, source);
+  count_gc_alloc (t, site, base, n, source, ra);
 }
 
 static inline __attribute__ ((always_inline)) void *
 gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
-          enum mp_source source)
+          enum mp_source source, const void *ra)
 {
   struct mp_thread *t = gc_self ();
   void *p = fn (n);
-  count_gc_alloc (t, site, p, n, source);
+  count_gc_alloc (t, site, p, n, source, ra);
   return p;
 }
 
@@ -100,7 +100,7 @@ gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
 #define GC_ENTRY(name, source)                                              \
   MP_API void *__mp_##name (size_t n, const struct mp_site *s)              \
   {                                                                         \
-    return gc_alloc (name, n, s, source);                                   \
+    return gc_alloc (name, n, s, source, MP_RA);                            \
   }
 
 GC_ENTRY (GC_malloc, MP_SOURCE_NORMAL)
@@ -115,11 +115,11 @@ GC_ENTRY (GC_malloc_atomic_ignore_off_page, MP_SOURCE_ATOMIC)
 static inline void *
 gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
                 const char *file, int line, const struct mp_site *site,
-                enum mp_source source)
+                enum mp_source source, const void *ra)
 {
   struct mp_thread *t = gc_self ();
   void *p = fn (n, file, line);
-  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, source);
+  mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, source, ra);
   return p;
 }
 
@@ -128,7 +128,7 @@ gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
   MP_API void *__mp_##name (size_t n, const char *f, int l,                 \
                             const struct mp_site *s)                        \
   {                                                                         \
-    return gc_debug_alloc (name, n, f, l, s, source);                       \
+    return gc_debug_alloc (name, n, f, l, s, source, MP_RA);                \
   }
 
 GC_DEBUG_ENTRY (GC_debug_malloc, MP_SOURCE_NORMAL)
@@ -138,20 +138,27 @@ GC_DEBUG_ENTRY (GC_debug_malloc_atomic_uncollectable, MP_SOURCE_UNCOLLECTABLE)
 GC_DEBUG_ENTRY (GC_debug_malloc_ignore_off_page, MP_SOURCE_NORMAL)
 GC_DEBUG_ENTRY (GC_debug_malloc_atomic_ignore_off_page, MP_SOURCE_ATOMIC)
 
+static char *
+gc_strndup_at (const char *str, size_t max, const struct mp_site *s,
+               const void *ra)
+{
+  struct mp_thread *t = gc_self ();
+  size_t n = str ? strnlen (str, max) + 1 : 0;
+  char *p = max == SIZE_MAX ? GC_strdup (str) : GC_strndup (str, max);
+  mp_count_gc_alloc (t, s, p, n, MP_SOURCE_ATOMIC, ra);
+  return p;
+}
+
 MP_API char *
 __mp_GC_strdup (const char *str, const struct mp_site *s)
 {
-  return __mp_GC_strndup (str, SIZE_MAX, s);
+  return gc_strndup_at (str, SIZE_MAX, s, MP_RA);
 }
 
 MP_API char *
 __mp_GC_strndup (const char *str, size_t max, const struct mp_site *s)
 {
-  struct mp_thread *t = gc_self ();
-  size_t n = str ? strnlen (str, max) + 1 : 0;
-  char *p = max == SIZE_MAX ? GC_strdup (str) : GC_strndup (str, max);
-  mp_count_gc_alloc (t, s, p, n, MP_SOURCE_ATOMIC);
-  return p;
+  return gc_strndup_at (str, max, s, MP_RA);
 }
 
 MP_API char *
@@ -161,7 +168,7 @@ __mp_GC_debug_strdup (const char *str, const char *f, int l,
   struct mp_thread *t = gc_self ();
   char *p = GC_debug_strdup (str, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL, str ? strlen (str) + 1 : 0,
-                     MP_SOURCE_ATOMIC);
+                     MP_SOURCE_ATOMIC, MP_RA);
   return p;
 }
 
@@ -172,7 +179,7 @@ __mp_GC_debug_strndup (const char *str, size_t max, const char *f, int l,
   struct mp_thread *t = gc_self ();
   char *p = GC_debug_strndup (str, max, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL,
-                     str ? strnlen (str, max) + 1 : 0, MP_SOURCE_ATOMIC);
+                     str ? strnlen (str, max) + 1 : 0, MP_SOURCE_ATOMIC, MP_RA);
   return p;
 }
 
@@ -236,10 +243,11 @@ is_uncollectable (void *base)
   return kind == 2 || kind == 3;
 }
 
-/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q.  */
+/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q,
+   called from RA.  */
 static void
 count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
-                  size_t old, void *q, size_t n)
+                  size_t old, void *q, size_t n, const void *ra)
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
   if (q == NULL)
@@ -269,13 +277,13 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   if (!major && words)
     mp_young_log (t, qbase, words);
   mp_sample (t, words, qbase,
-             uncollectable ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL);
+             uncollectable ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL, ra);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */
 static void *
 gc_realloc (void *p, size_t n, int debug, const char *file, int line,
-            const struct mp_site *s)
+            const struct mp_site *s, const void *ra)
 {
   struct mp_thread *t = gc_self ();
   void *base = GC_base (p);
@@ -293,7 +301,7 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
       return debug ? GC_debug_realloc (p, 0, file, line) : GC_realloc (p, 0);
     }
   void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
-  count_gc_realloc (t, c, base, old, q, n);
+  count_gc_realloc (t, c, base, old, q, n, ra);
   return q;
 }
 
@@ -301,8 +309,8 @@ MP_API void *
 __mp_GC_realloc (void *p, size_t n, const struct mp_site *s)
 {
   if (p == NULL)
-    return gc_alloc (GC_malloc, n, s, MP_SOURCE_NORMAL);
-  return gc_realloc (p, n, 0, NULL, 0, s);
+    return gc_alloc (GC_malloc, n, s, MP_SOURCE_NORMAL, MP_RA);
+  return gc_realloc (p, n, 0, NULL, 0, s, MP_RA);
 }
 
 MP_API void *
@@ -310,8 +318,9 @@ __mp_GC_debug_realloc (void *p, size_t n, const char *f, int l,
                        const struct mp_site *s)
 {
   if (p == NULL)
-    return gc_debug_alloc (GC_debug_malloc, n, f, l, s, MP_SOURCE_NORMAL);
-  return gc_realloc (p, n, 1, f, l, s);
+    return gc_debug_alloc (GC_debug_malloc, n, f, l, s, MP_SOURCE_NORMAL,
+                           MP_RA);
+  return gc_realloc (p, n, 1, f, l, s, MP_RA);
 }
 
 /* User allocators (entry.h).  */
@@ -344,7 +353,8 @@ __mp_user_end (void *p, const struct mp_site *saved, const struct mp_site *site)
       else
         mp_count_gc_alloc (t, site, base, GC_size (base),
                            site->kind == MP_KIND_USER_GC_UNCOLLECTABLE
-                           ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL);
+                           ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL,
+                           MP_RA);
     }
   t->user_site = saved;
 }

@@ -276,7 +276,7 @@ void mp_young_forget (struct mp_thread *t, void *base);
 extern uint64_t mp_random_key;
 
 int mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
-                    enum mp_source source);
+                    enum mp_source source, const void *ra);
 unsigned mp_sample_session (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
@@ -291,26 +291,47 @@ void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
 
-/* Count WORDS more words allocated by T in BLOCK, of SOURCE, down to the
-   next sampled one; return 1 if the tracker now tracks BLOCK (malloc
-   family only).  */
+/* The return address of the runtime's entry point, that is, where the
+   program called it: a call stack starts there (callstack.c).  Only in
+   the MP_API functions that the program calls.  */
+#define MP_RA __builtin_return_address (0)
+
+/* Count WORDS more words allocated by T in BLOCK, of SOURCE, at RA, down
+   to the next sampled one; return 1 if the tracker now tracks BLOCK
+   (malloc family only).  */
 static inline __attribute__ ((always_inline)) int
 mp_sample (struct mp_thread *t, uint64_t words, void *block,
-           enum mp_source source)
+           enum mp_source source, const void *ra)
 {
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
   if (MP_LIKELY (left >= 0))
     return 0;
-  return mp_sample_slow (t, words, block, source);
+  return mp_sample_slow (t, words, block, source, ra);
 }
+
+/* callstack.c, symbols.c */
+struct mp_callstack
+{
+  const uintptr_t *ras;         /* return addresses, innermost first */
+  size_t n_ras;
+  size_t limit;                 /* frames wanted at most */
+  struct mp_frame *frames;      /* NULL until asked for */
+  size_t n_frames;
+};
+
+size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
+void mp_callstack_release (mp_callstack *cs);
+size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
+                     struct mp_frame *out, size_t max);
 
 /* ---- boehm.c / libc.c ------------------------------------------------- */
 
 /* Count an allocation of N requested bytes at SITE that gave the block
    at BASE (NULL if it failed).  */
 void mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site,
-                        void *base, size_t n, enum mp_source source);
+                        void *base, size_t n, enum mp_source source,
+                        const void *ra);
 void mp_libc_setup (uint64_t seed);
 void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
                            void *p);

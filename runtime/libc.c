@@ -138,12 +138,13 @@ retag_block (void *p, size_t n, size_t slack)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
-/* Tag P (NULL if the allocation failed) and count it at SITE.  The
-   thread's record is looked up only now, after the allocation, so that
-   the allocating call need not keep it in a register.  */
+/* Tag P (NULL if the allocation failed), a block of SOURCE asked for at
+   SITE, called from RA, and count it.  The thread's record is looked up
+   only now, after the allocation, so that the allocating call need not
+   keep it in a register.  */
 static inline __attribute__ ((always_inline)) void *
 count_alloc_as (const struct mp_site *site, void *p, size_t n,
-                enum mp_source source)
+                enum mp_source source, const void *ra)
 {
   struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
@@ -160,16 +161,16 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
       mp_note_alloc (t, (int64_t) n, slack);
       /* An untagged block cannot be tracked: its free would not be seen.  */
       if (MP_UNLIKELY (mp_sample (t, (n + sizeof (void *) - 1) / sizeof (void *),
-                                  p, source)))
+                                  p, source, ra)))
         mark_tracked (p, n, slack);
     }
   return p;
 }
 
 static inline __attribute__ ((always_inline)) void *
-count_alloc (const struct mp_site *site, void *p, size_t n)
+count_alloc (const struct mp_site *site, void *p, size_t n, const void *ra)
 {
-  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC);
+  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC, ra);
 }
 
 /* N + TRAILER, or 0 with errno set when that overflows.  */
@@ -184,11 +185,17 @@ padded (size_t n)
   return n + TRAILER;
 }
 
+static inline __attribute__ ((always_inline)) void *
+malloc_at (size_t n, const struct mp_site *site, const void *ra)
+{
+  size_t size = padded (n);
+  return count_alloc (site, size ? malloc (size) : NULL, n, ra);
+}
+
 MP_API void *
 __mp_malloc (size_t n, const struct mp_site *site)
 {
-  size_t size = padded (n);
-  return count_alloc (site, size ? malloc (size) : NULL, n);
+  return malloc_at (n, site, MP_RA);
 }
 
 MP_API void *
@@ -199,17 +206,12 @@ __mp_calloc (size_t nmemb, size_t size, const struct mp_site *site)
     errno = ENOMEM;
   else
     total = padded (n);
-  return count_alloc (site, total ? calloc (1, total) : NULL, n);
+  return count_alloc (site, total ? calloc (1, total) : NULL, n, MP_RA);
 }
 
-MP_API char *
-__mp_strdup (const char *s, const struct mp_site *site)
-{
-  return __mp_strndup (s, SIZE_MAX, site);
-}
-
-MP_API char *
-__mp_strndup (const char *s, size_t max, const struct mp_site *site)
+static char *
+strndup_at (const char *s, size_t max, const struct mp_site *site,
+            const void *ra)
 {
   size_t len = strnlen (s, max);
   char *p = malloc (len + 1 + TRAILER);
@@ -218,28 +220,41 @@ __mp_strndup (const char *s, size_t max, const struct mp_site *site)
       memcpy (p, s, len);
       p[len] = '\0';
     }
-  return count_alloc (site, p, len + 1);
+  return count_alloc (site, p, len + 1, ra);
+}
+
+MP_API char *
+__mp_strdup (const char *s, const struct mp_site *site)
+{
+  return strndup_at (s, SIZE_MAX, site, MP_RA);
+}
+
+MP_API char *
+__mp_strndup (const char *s, size_t max, const struct mp_site *site)
+{
+  return strndup_at (s, max, site, MP_RA);
 }
 
 MP_API void *
 __mp_aligned_alloc (size_t align, size_t n, const struct mp_site *site)
 {
   size_t size = padded (n);
-  return count_alloc (site, size ? aligned_alloc (align, size) : NULL, n);
+  return count_alloc (site, size ? aligned_alloc (align, size) : NULL, n,
+                      MP_RA);
 }
 
 MP_API void *
 __mp_memalign (size_t align, size_t n, const struct mp_site *site)
 {
   size_t size = padded (n);
-  return count_alloc (site, size ? memalign (align, size) : NULL, n);
+  return count_alloc (site, size ? memalign (align, size) : NULL, n, MP_RA);
 }
 
 MP_API void *
 __mp_valloc (size_t n, const struct mp_site *site)
 {
   size_t size = padded (n);
-  return count_alloc (site, size ? valloc (size) : NULL, n);
+  return count_alloc (site, size ? valloc (size) : NULL, n, MP_RA);
 }
 
 MP_API int
@@ -253,7 +268,7 @@ __mp_posix_memalign (void **out, size_t align, size_t n,
   errno = saved;      /* posix_memalign reports through its result only */
   if (rc != 0)
     p = NULL;
-  count_alloc (site, p, n);
+  count_alloc (site, p, n, MP_RA);
   if (rc == 0)
     *out = p;
   return rc;
@@ -311,12 +326,12 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
   return q;
 }
 
-MP_API void *
-__mp_realloc (void *p, size_t n, const struct mp_site *site)
+static void *
+realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
 {
   struct mp_thread *t = mp_self ();
   if (p == NULL)
-    return __mp_malloc (n, site);
+    return malloc_at (n, site, ra);
   struct mp_site_counts *c = mp_counts (t, site);
   size_t old, slack;
   int ours = untag_block (p, &old, &slack);
@@ -337,6 +352,12 @@ __mp_realloc (void *p, size_t n, const struct mp_site *site)
 }
 
 MP_API void *
+__mp_realloc (void *p, size_t n, const struct mp_site *site)
+{
+  return realloc_at (p, n, site, MP_RA);
+}
+
+MP_API void *
 __mp_reallocarray (void *p, size_t nmemb, size_t size,
                    const struct mp_site *site)
 {
@@ -351,7 +372,7 @@ __mp_reallocarray (void *p, size_t nmemb, size_t size,
       errno = ENOMEM;
       return NULL;
     }
-  return __mp_realloc (p, n, site);
+  return realloc_at (p, n, site, MP_RA);
 }
 
 /* Out-of-heap memory the program reports (memprof.h): malloc blocks of
@@ -370,7 +391,7 @@ mp_alloc_custom (size_t n)
 {
   size_t size = padded (n);
   return count_alloc_as (&custom_alloc_site, size ? malloc (size) : NULL, n,
-                         MP_SOURCE_CUSTOM);
+                         MP_SOURCE_CUSTOM, MP_RA);
 }
 
 MP_API void

@@ -222,8 +222,13 @@ void mp_report (FILE *out);
    postponed: they run at a later allocation of some thread, never twice,
    one thread at a time, a block's in order (alloc, promote, dealloc).
 
-   CALLSTACK_SIZE is accepted and unused: call stacks are not captured
-   yet.  */
+   Each allocation comes with its call stack: every frame a debugger's
+   backtrace shows at the allocating call, inlined frames included,
+   innermost first, no frame of memprof's own, at most CALLSTACK_SIZE
+   frames (at most MP_MAX_CALLSTACK; 0 captures none).  It is captured as
+   return addresses when the sample falls and symbolised (with elfutils'
+   libdw) only when asked for; the first lookup in a process reads its
+   debug information and takes some tens of milliseconds.  */
 enum mp_source
 {
   MP_SOURCE_NORMAL,             /* GC_malloc and the like */
@@ -233,11 +238,39 @@ enum mp_source
   MP_SOURCE_CUSTOM              /* mp_alloc_custom */
 };
 
+/* A call stack, valid during the callback that received it.  */
+typedef struct mp_callstack mp_callstack;
+
+#define MP_MAX_CALLSTACK 1024
+
+/* A frame: its function, and the position in it (FILE NULL and LINE 0
+   where there is no debug information).  INLINED is nonzero for a frame
+   that GCC inlined into the next one.  */
+struct mp_frame
+{
+  const char *function, *file;
+  unsigned line;
+  int inlined;
+};
+
+/* The number of frames of CS.  */
+size_t mp_callstack_length (const mp_callstack *cs);
+
+/* Frame I of CS (0 is the allocating function) into *OUT; 0, or -1 with
+   errno EINVAL if there is no frame I.  The strings live as long as the
+   process.  */
+int mp_callstack_frame (const mp_callstack *cs, size_t i,
+                        struct mp_frame *out);
+
+/* Print CS on OUT, a line per frame, as `#0  fn at file.c:12 (inlined)'.  */
+void mp_callstack_print (FILE *out, const mp_callstack *cs);
+
 struct mp_allocation
 {
   size_t n_samples;             /* sampled words of the block, >= 1 */
   size_t size;                  /* the block's size in words */
   enum mp_source source;
+  const mp_callstack *callstack;
 };
 
 struct mp_tracker

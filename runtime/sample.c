@@ -49,6 +49,7 @@ const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL }
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;             /* between mp_memprof_start and _stop */
 static double rate;             /* 0 when stopped */
+static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
 static struct mp_tracker tracker;
 static _Atomic unsigned session;
 static _Atomic unsigned generation;
@@ -122,16 +123,17 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words, double r)
 }
 
 static int sample_block (struct mp_thread *t, uint64_t words, void *block,
-                         enum mp_source source);
+                         enum mp_source source, const void *ra);
 
-/* Copy the settings: the tracker into *TR, the rate into *R; return the
-   session they belong to.  */
+/* Copy the settings: the tracker into *TR, the rate into *R, the call
+   stack size into *DEPTH; return the session they belong to.  */
 static unsigned
-settings (struct mp_tracker *tr, double *r)
+settings (struct mp_tracker *tr, double *r, size_t *depth)
 {
   pthread_mutex_lock (&lock);
   *tr = tracker;
   *r = rate;
+  *depth = callstack_size;
   unsigned s = atomic_load (&session);
   pthread_mutex_unlock (&lock);
   return s;
@@ -141,7 +143,8 @@ unsigned
 mp_sample_tracker (struct mp_tracker *tr)
 {
   double r;
-  return settings (tr, &r);
+  size_t depth;
+  return settings (tr, &r, &depth);
 }
 
 unsigned
@@ -166,25 +169,46 @@ mp_sample_prompt (void)
    in, whatever the maths library or a callback did to it.  */
 int
 mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
-                enum mp_source source)
+                enum mp_source source, const void *ra)
 {
   int saved = errno;
-  int tracked = sample_block (t, words, block, source);
+  int tracked = sample_block (t, words, block, source, ra);
   errno = saved;
   return tracked;
 }
 
+/* Call the tracker's allocation callback FN for A with the call stack
+   from RA, in T, with sampling suspended; return what it returns.  */
+static void *
+call_alloc (struct mp_thread *t, void *(*fn) (const struct mp_allocation *,
+                                               void *),
+            struct mp_allocation *a, void *data, const void *ra, size_t depth)
+{
+  /* Room for the runtime's own frames, cut off after capture.  */
+  uintptr_t ras[MP_MAX_CALLSTACK + 32];
+  mp_callstack cs = { ras, 0, depth, NULL, 0 };
+  if (depth > 0)
+    cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth + 32);
+  a->callstack = &cs;
+  t->in_callback = 1;
+  void *meta = fn (a, data);
+  t->in_callback = 0;
+  mp_callstack_release (&cs);
+  return meta;
+}
+
 static int
 sample_block (struct mp_thread *t, uint64_t words, void *block,
-              enum mp_source source)
+              enum mp_source source, const void *ra)
 {
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   int64_t left = mp_get_counter (&t->sample_left) + (int64_t) words;
   mp_tracked_deliver (t);
   struct mp_tracker tr;
   double r;
+  size_t depth;
   unsigned gen = atomic_load (&generation);
-  unsigned s = settings (&tr, &r);
+  unsigned s = settings (&tr, &r, &depth);
 
   if (t->sample_generation != gen || (t->rng[0] | t->rng[1]) == 0)
     {
@@ -205,16 +229,14 @@ sample_block (struct mp_thread *t, uint64_t words, void *block,
   if (n == 0 || t->in_callback || block == NULL)
     return 0;
 
-  struct mp_allocation a = { n, words, source };
+  struct mp_allocation a = { n, words, source, NULL };
   int young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
               && words <= MP_MAX_YOUNG_WOSIZE;
   void *(*fn) (const struct mp_allocation *, void *)
     = young ? tr.alloc_minor : tr.alloc_major;
   if (fn == NULL)
     return 0;
-  t->in_callback = 1;           /* sampling is suspended in callbacks */
-  void *meta = fn (&a, tr.data);
-  t->in_callback = 0;
+  void *meta = call_alloc (t, fn, &a, tr.data, ra, depth);
   if (meta == NULL)
     return 0;
   if (source == MP_SOURCE_MALLOC || source == MP_SOURCE_CUSTOM)
@@ -226,10 +248,9 @@ sample_block (struct mp_thread *t, uint64_t words, void *block,
 /* ---- start and stop --------------------------------------------------- */
 
 MP_API int
-mp_memprof_start (double sampling_rate, size_t callstack_size,
+mp_memprof_start (double sampling_rate, size_t size,
                   const struct mp_tracker *tr)
 {
-  (void) callstack_size;        /* call stacks are not captured yet */
   if (!(sampling_rate >= 0 && sampling_rate <= 1) || tr == NULL)
     {
       errno = EINVAL;
@@ -245,6 +266,7 @@ mp_memprof_start (double sampling_rate, size_t callstack_size,
     }
   started = 1;
   rate = sampling_rate;
+  callstack_size = size < MP_MAX_CALLSTACK ? size : MP_MAX_CALLSTACK;
   tracker = *tr;
   atomic_fetch_add (&session, 1);
   pthread_mutex_unlock (&lock);

@@ -13,7 +13,7 @@ if [ -z "$major" ]; then
 fi
 
 pkgs="gcc-$major-plugin-dev g++-$major libgc-dev dejagnu pkg-config"
-pkgs="$pkgs libdw-dev libunwind-dev zlib1g-dev"
+pkgs="$pkgs libdw-dev libunwind-dev zlib1g-dev gdb"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "deps: not a Debian system; make sure these are installed: $pkgs" >&2

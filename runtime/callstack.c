@@ -1,0 +1,113 @@
+/* callstack.c -- the call stacks of sampled allocations: captured as
+   return addresses when the sample falls, turned into frames
+   (symbols.c) only when someone asks.
+
+   Capture uses libunwind's unw_backtrace, which follows the DWARF call
+   frame information through every frame, with or without frame
+   pointers, and caches what it reads.  libunwind is loaded with dlopen
+   (RTLD_LOCAL) on first use rather than linked: linked, it would put its
+   own _Unwind_* functions, which C++ exceptions use, in place of
+   libgcc's for the whole program.  Without it, glibc's backtrace does the
+   same job, more slowly.
+
+   The runtime's own frames are cut off: the entry point passes its
+   return address RA, which is the allocating call's position in the
+   program, and the stack starts at the frame that returns there.  */
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+typedef int (*backtrace_fn) (void **, int);
+
+/* Set once by find_unwinder, read-only after.  */
+static backtrace_fn unwinder;
+static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
+
+static void
+find_unwinder (void)
+{
+  void *h = dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+  unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
+  if (unwinder == NULL)
+    {
+      mp_warn ("libunwind is not loadable; call stacks come from glibc's "
+               "backtrace, which is slower");
+      unwinder = backtrace;
+    }
+}
+
+size_t
+mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max)
+{
+  pthread_once (&unwinder_once, find_unwinder);
+  int n = unwinder ((void **) buf, (int) max);
+  for (int i = 0; i < n; i++)
+    if (buf[i] == ra)
+      {
+        memmove (buf, buf + i, (size_t) (n - i) * sizeof *buf);
+        return (size_t) (n - i);
+      }
+  /* The unwinder lost its way inside the runtime: the allocating call's
+     position is still known.  */
+  buf[0] = ra;
+  return max > 0;
+}
+
+/* The frames of CS, symbolised on first use.  */
+static const struct mp_frame *
+frames (const mp_callstack *ccs)
+{
+  mp_callstack *cs = (mp_callstack *) ccs;
+  if (cs->frames == NULL && cs->limit > 0 && cs->n_ras > 0)
+    {
+      cs->frames = malloc (cs->limit * sizeof *cs->frames);
+      if (cs->frames != NULL)
+        cs->n_frames = mp_symbolise (cs->ras, cs->n_ras, cs->frames,
+                                     cs->limit);
+    }
+  return cs->frames;
+}
+
+void
+mp_callstack_release (mp_callstack *cs)
+{
+  free (cs->frames);
+  cs->frames = NULL;
+}
+
+MP_API size_t
+mp_callstack_length (const mp_callstack *cs)
+{
+  return cs && frames (cs) ? cs->n_frames : 0;
+}
+
+MP_API int
+mp_callstack_frame (const mp_callstack *cs, size_t i, struct mp_frame *out)
+{
+  if (out == NULL || i >= mp_callstack_length (cs))
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  *out = cs->frames[i];
+  return 0;
+}
+
+MP_API void
+mp_callstack_print (FILE *out, const mp_callstack *cs)
+{
+  size_t n = mp_callstack_length (cs);
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct mp_frame *f = &cs->frames[i];
+      fprintf (out, "#%zu  %s", i, f->function);
+      if (f->file)
+        fprintf (out, " at %s:%u", f->file, f->line);
+      fputs (f->inlined ? " (inlined)\n" : "\n", out);
+    }
+}

@@ -1,0 +1,196 @@
+/* symbols.c -- from a return address to the frames a debugger shows
+   there: function, file and line, inlined frames included.
+
+   elfutils' libdwfl finds the module of an address and its DWARF; for the
+   address, dwarf_getscopes lists the scopes that hold it, innermost
+   first; from the innermost function scope, dwarf_getscopes_die gives its
+   concrete outer scopes.  Each DW_TAG_inlined_subroutine among them is a
+   frame that GCC inlined into the next one out: the innermost frame's
+   position is the line-table row for the address, each outer frame's the
+   DW_AT_call_file and DW_AT_call_line of the inlined scope inside it; the
+   chain ends at the DW_TAG_subprogram.  A module without DWARF gives one frame, named from
+   its symbol table.
+
+   The first lookup reads the process's modules (some tens of ms); later
+   ones are cached per address, so each distinct address is looked up
+   once.  Everything here is under `lock`; the strings are libdw's and
+   live as long as the process, since `dwfl` is never ended.  */
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <dwarf.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+struct symbolised
+{
+  struct symbolised *next;      /* bucket chain */
+  uintptr_t pc;
+  size_t n;
+  struct mp_frame frames[];
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static Dwfl *dwfl;              /* the process's modules, once reported */
+static int reported_at;         /* dwfl's report count, to add new ones */
+static struct symbolised *cache[4096];
+
+static char *debuginfo_path;
+static const Dwfl_Callbacks callbacks = {
+  .find_elf = dwfl_linux_proc_find_elf,
+  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .debuginfo_path = &debuginfo_path,
+};
+
+/* (Re)report the modules mapped now: those dlopen'ed since show up.  */
+static int
+report_modules (void)
+{
+  if (dwfl == NULL && (dwfl = dwfl_begin (&callbacks)) == NULL)
+    return -1;
+  dwfl_report_begin_add (dwfl);
+  int rc = dwfl_linux_proc_report (dwfl, getpid ());
+  dwfl_report_end (dwfl, NULL, NULL);
+  reported_at++;
+  return rc == 0 ? 0 : -1;
+}
+
+static Dwfl_Module *
+module_of (uintptr_t pc)
+{
+  if (dwfl == NULL && report_modules () != 0)
+    return NULL;
+  Dwfl_Module *m = dwfl_addrmodule (dwfl, pc);
+  if (m == NULL && reported_at < 16 && report_modules () == 0)
+    m = dwfl_addrmodule (dwfl, pc);
+  return m;
+}
+
+static const char *
+die_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute a;
+  const char *name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &a));
+  return name ? name : "??";
+}
+
+static int
+is_function (Dwarf_Die *die)
+{
+  int tag = dwarf_tag (die);
+  return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
+}
+
+/* The call position recorded in inlined scope DIE of CU.  */
+static void
+call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file,
+               unsigned *line)
+{
+  Dwarf_Attribute a;
+  Dwarf_Word v;
+  Dwarf_Files *files;
+  size_t n;
+  *line = dwarf_formudata (dwarf_attr (die, DW_AT_call_line, &a), &v) == 0
+          ? (unsigned) v : 0;
+  *file = NULL;
+  if (dwarf_formudata (dwarf_attr (die, DW_AT_call_file, &a), &v) == 0
+      && dwarf_getsrcfiles (cu, &files, &n) == 0 && v < n)
+    *file = dwarf_filesrc (files, v, NULL, NULL);
+}
+
+/* Up to MAX frames of PC into OUT; return how many.  */
+static size_t
+frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
+{
+  Dwfl_Module *m = module_of (pc);
+  if (m == NULL)
+    return 0;
+  const char *file = NULL;
+  int line = 0;
+  Dwfl_Line *l = dwfl_module_getsrc (m, pc);
+  if (l)
+    file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
+  Dwarf_Addr bias;
+  Dwarf_Die *cu = dwfl_module_addrdie (m, pc, &bias);
+  Dwarf_Die *scopes = NULL, *chain = NULL;
+  int n_scopes = cu ? dwarf_getscopes (cu, pc - bias, &scopes) : 0;
+  size_t n = 0;
+  /* The innermost function scope; past it dwarf_getscopes lists the
+     abstract definition's scopes, so its concrete outer scopes come from
+     dwarf_getscopes_die.  */
+  int first = 0;
+  while (first < n_scopes && !is_function (&scopes[first]))
+    first++;
+  int n_chain = first < n_scopes ? dwarf_getscopes_die (&scopes[first], &chain)
+                                 : 0;
+  Dwarf_Die *inner = NULL;      /* the frame pushed last */
+  for (int i = 0; i < n_chain && n < max; i++)
+    {
+      if (!is_function (&chain[i]))
+        continue;
+      if (inner != NULL)
+        {
+          unsigned call_line;
+          call_position (cu, inner, &file, &call_line);
+          line = (int) call_line;
+        }
+      int inlined = dwarf_tag (&chain[i]) == DW_TAG_inlined_subroutine;
+      out[n++] = (struct mp_frame) { die_name (&chain[i]), file,
+                                     (unsigned) line, inlined };
+      if (!inlined)
+        break;
+      inner = &chain[i];
+    }
+  free (chain);
+  free (scopes);
+  if (n == 0 && max > 0)
+    {
+      const char *name = dwfl_module_addrname (m, pc);
+      out[n++] = (struct mp_frame) { name ? name : "??", file,
+                                     (unsigned) line, 0 };
+    }
+  return n;
+}
+
+/* The frames at return address RA (looked up at RA - 1, inside the
+   call); NULL if there is no memory.  */
+static struct symbolised *
+lookup (uintptr_t ra)
+{
+  struct symbolised **head = &cache[(ra >> 2) % (sizeof cache / sizeof *cache)];
+  for (struct symbolised *s = *head; s; s = s->next)
+    if (s->pc == ra)
+      return s;
+  struct mp_frame frames[64];
+  size_t n = frames_of (ra - 1, frames, 64);
+  if (n == 0)
+    frames[n++] = (struct mp_frame) { "??", NULL, 0, 0 };
+  struct symbolised *s = malloc (sizeof *s + n * sizeof *frames);
+  if (s == NULL)
+    return NULL;
+  s->pc = ra;
+  s->n = n;
+  memcpy (s->frames, frames, n * sizeof *frames);
+  s->next = *head;
+  *head = s;
+  return s;
+}
+
+size_t
+mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
+              size_t max)
+{
+  size_t n = 0;
+  pthread_mutex_lock (&lock);
+  for (size_t i = 0; i < n_ras && n < max; i++)
+    {
+      struct symbolised *s = lookup (ras[i]);
+      for (size_t j = 0; s && j < s->n && n < max; j++)
+        out[n++] = s->frames[j];
+    }
+  pthread_mutex_unlock (&lock);
+  return n;
+}
