@@ -17,9 +17,13 @@ OUT=$TOP/bench/out
 mkdir -p "$OUT"
 
 # workload name, source, extra plain libraries, argument, extra MEMPROF
-# settings.  bt-gc-incr shows what Boehm's incremental marking costs under
-# memprof: the measurement behind its default (off).
-WORKLOADS="bt-malloc:bt-malloc.c::18: bt-gc:bt-gc.c:-lgc:17:
+# settings.  The plain names run with the report's default sampling
+# (1e-4); -s0 turns sampling off and -s3 samples at 1e-3, the rates the
+# sampling targets are set for.  bt-gc-incr shows what Boehm's incremental
+# marking costs under memprof: the measurement behind its default (off).
+WORKLOADS="bt-malloc:bt-malloc.c::18: bt-malloc-s0:bt-malloc.c::18:,sampling_rate=0
+bt-malloc-s3:bt-malloc.c::18:,sampling_rate=1e-3 bt-gc:bt-gc.c:-lgc:17:
+bt-gc-s0:bt-gc.c:-lgc:17:,sampling_rate=0 bt-gc-s3:bt-gc.c:-lgc:17:,sampling_rate=1e-3
 bt-gc-incr:bt-gc.c:-lgc:17:,incremental=1"
 
 die() { echo "bench: $*" >&2; exit 1; }

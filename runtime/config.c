@@ -12,6 +12,12 @@
                    Off by default: on binary-trees it made the program
                    slower (bench/ measures it), and the generational
                    accounting does not need it
+     sampling_rate=R  the report's sampling of allocated words, 0 to 1
+                   (default 1e-4; 0 turns it off)
+     callstack_size=N  frames kept per sampled call stack (default 16,
+                   at most MP_MAX_CALLSTACK)
+     stacks=N      how many call stacks each report section lists
+                   (default 5; 0 lists them all)
 
    Numbers are decimal, 0x hex or 0 octal.  A bad item gets one warning
    line naming it; the other items still apply and the program runs on.  */
@@ -22,7 +28,7 @@
 #include <string.h>
 #include "internal.h"
 
-struct mp_config mp_config = { NULL, 0x400, 20, 0 };
+struct mp_config mp_config = { NULL, 0x400, 20, 0, 1e-4, 16, 5 };
 
 void
 mp_warn (const char *fmt, ...)
@@ -53,12 +59,38 @@ parse_number (const char *value, size_t len, unsigned long *out)
   return 0;
 }
 
+/* Parse a number of at most MAX.  */
+static int
+parse_bounded (const char *value, size_t len, unsigned long max,
+               unsigned long *out)
+{
+  unsigned long v;
+  if (parse_number (value, len, &v) != 0 || v > max)
+    return -1;
+  *out = v;
+  return 0;
+}
+
 /* Parse a 0 or 1.  */
 static int
 parse_flag (const char *value, size_t len, unsigned long *out)
 {
-  unsigned long v;
-  if (parse_number (value, len, &v) != 0 || v > 1)
+  return parse_bounded (value, len, 1, out);
+}
+
+/* Parse a probability: a decimal number from 0 to 1.  */
+static int
+parse_rate (const char *value, size_t len, double *out)
+{
+  char buf[64];
+  if (len == 0 || len >= sizeof buf)
+    return -1;
+  memcpy (buf, value, len);
+  buf[len] = '\0';
+  char *end;
+  errno = 0;
+  double v = strtod (buf, &end);
+  if (errno != 0 || *end != '\0' || !(v >= 0 && v <= 1))
     return -1;
   *out = v;
   return 0;
@@ -98,6 +130,12 @@ apply_item (struct mp_config *cfg, const char *key, size_t klen,
     bad = parse_number (value, vlen, &cfg->sites);
   else if (KEY_IS ("incremental"))
     bad = parse_flag (value, vlen, &cfg->incremental);
+  else if (KEY_IS ("sampling_rate"))
+    bad = parse_rate (value, vlen, &cfg->sampling_rate);
+  else if (KEY_IS ("callstack_size"))
+    bad = parse_bounded (value, vlen, MP_MAX_CALLSTACK, &cfg->callstack_size);
+  else if (KEY_IS ("stacks"))
+    bad = parse_number (value, vlen, &cfg->stacks);
   else
     {
       mp_warn ("MEMPROF: unknown key '%.*s' (ignored)", (int) klen, key);

@@ -27,6 +27,7 @@ start (void)
     seed = (uint64_t) time (NULL) * 2654435761u ^ (uint64_t) getpid ();
   mp_random_key = seed;
   mp_libc_setup (seed);
+  mp_sample_setup ();
   if (atexit (mp_report_at_exit) != 0)
     mp_warn ("cannot register the exit report");
 }

@@ -282,14 +282,34 @@ unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
 
 /* tracked.c */
-int mp_tracked_add_malloc (void *block, void *meta, unsigned session);
-void mp_tracked_add_gc (void *block, void *meta, int young, uint64_t epoch,
-                        unsigned session);
+struct mp_profile_stack;
+
+/* A sampled block, as sample.c hands it to tracked.c.  */
+struct mp_sampled
+{
+  void *block;
+  void *meta;                   /* the tracker's metadata, or NULL */
+  unsigned session;             /* of the tracker that returned it */
+  struct mp_profile_stack *profile;  /* profile.c's record, or NULL */
+  double bytes;                 /* the profile's estimate of its size */
+  uint64_t epoch;               /* mp_gc_epoch when it was made */
+  int gc, young;                /* a GC block; a young one */
+};
+
+int mp_tracked_add (const struct mp_sampled *s);
 void mp_tracked_free_malloc (struct mp_thread *t, void *block);
 void mp_tracked_free_gc (struct mp_thread *t, void *block);
 void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
+
+/* profile.c */
+struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
+                                           double bytes, int young);
+void mp_profile_promote (struct mp_profile_stack *s, double bytes);
+void mp_profile_dead (struct mp_profile_stack *s, double bytes);
+void mp_profile_report (FILE *out, size_t top);
+void mp_sample_setup (void);
 
 /* The return address of the runtime's entry point, that is, where the
    program called it: a call stack starts there (callstack.c).  Only in
@@ -347,6 +367,9 @@ struct mp_config
   unsigned long verbose; /* OCaml's v flags; 0x400: stat record at exit */
   unsigned long sites;   /* per-site lines in the report; 0: all */
   unsigned long incremental;  /* 1: Boehm's incremental marking */
+  double sampling_rate;  /* the report's sampling; 0: off */
+  unsigned long callstack_size;  /* frames per sampled call stack */
+  unsigned long stacks;  /* call stacks in each report section; 0: all */
 };
 extern struct mp_config mp_config;
 

@@ -286,7 +286,9 @@ struct mp_tracker
 /* A tracker that tracks nothing; any callback may be NULL.  */
 extern const struct mp_tracker mp_null_tracker;
 
-/* Start sampling at SAMPLING_RATE (0 to 1) with TRACKER (copied).
+/* Start sampling at SAMPLING_RATE (0 to 1) with TRACKER (copied).  The
+   report's own sampling (MEMPROF's sampling_rate) goes on at that rate
+   and sees the same samples; mp_memprof_stop puts its rate back.
    Return 0, or -1 with errno EBUSY if sampling is already started, or
    EINVAL for a rate out of range or a NULL tracker.  */
 int mp_memprof_start (double sampling_rate, size_t callstack_size,

@@ -3,8 +3,8 @@
    The report is made from a snapshot of the counters: each site's sums
    over all threads, taken once.  Its sections, in order: the stat record
    in OCaml's v=0x400 form, the global allocator statistics in D's
-   reportStatistics form, and the sites in D's per-call form, largest
-   first.  */
+   reportStatistics form, the sites in D's per-call form, largest first,
+   and the call stacks of the report's sampling (profile.c).  */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -366,6 +366,11 @@ mp_report (FILE *out)
   fprintf (out, "== allocator statistics ==\n");
   mp_report_statistics (out);
   report_sites (out);
+  if (mp_config.sampling_rate > 0)
+    {
+      mp_tracked_deliver (mp_self ());  /* deaths found but not yet told */
+      mp_profile_report (out, mp_config.stacks);
+    }
   fprintf (out, "==== end of memprof report ====\n");
   fflush (out);
 }

@@ -25,8 +25,11 @@
    samples of the callback's own blocks are drawn as usual, so that the
    program's words stay independent of them, and then dropped.
 
-   A block whose allocation callback returned metadata is tracked from
-   then on by tracked.c.  */
+   Every sample also goes to the report's profile (profile.c), at the
+   rate of the moment: MEMPROF's sampling_rate, or the program's between
+   mp_memprof_start and mp_memprof_stop.  A block that the tracker keeps
+   metadata for, or that the profile counts, is followed from then on by
+   tracked.c.  */
 
 #include <errno.h>
 #include <math.h>
@@ -48,7 +51,8 @@ const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL }
    and read without the lock.  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;             /* between mp_memprof_start and _stop */
-static double rate;             /* 0 when stopped */
+static double rate;             /* the program's while started, else
+                                   MEMPROF's sampling_rate */
 static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
 static struct mp_tracker tracker;
 static _Atomic unsigned session;
@@ -177,24 +181,36 @@ mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
   return tracked;
 }
 
-/* Call the tracker's allocation callback FN for A with the call stack
-   from RA, in T, with sampling suspended; return what it returns.  */
-static void *
-call_alloc (struct mp_thread *t, void *(*fn) (const struct mp_allocation *,
-                                               void *),
-            struct mp_allocation *a, void *data, const void *ra, size_t depth)
+/* The block S, with A's samples, from RA: capture its call stack of
+   DEPTH frames, count it in the report's profile, pass it to tracker TR,
+   and have it followed; return 1 if it is.  */
+static int
+take_sample (struct mp_thread *t, struct mp_sampled *s,
+             struct mp_allocation *a, const struct mp_tracker *tr,
+             const void *ra, size_t depth)
 {
   /* Room for the runtime's own frames, cut off after capture.  */
   uintptr_t ras[MP_MAX_CALLSTACK + 32];
   mp_callstack cs = { ras, 0, depth, NULL, 0 };
   if (depth > 0)
-    cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth + 32);
+    {
+      cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth + 32);
+      if (cs.n_ras > depth)
+        cs.n_ras = depth;       /* each address gives a frame at least */
+    }
   a->callstack = &cs;
-  t->in_callback = 1;
-  void *meta = fn (a, data);
-  t->in_callback = 0;
+  if (mp_config.sampling_rate > 0)
+    s->profile = mp_profile_alloc (ras, cs.n_ras, s->bytes, s->young);
+  void *(*fn) (const struct mp_allocation *, void *)
+    = s->young ? tr->alloc_minor : tr->alloc_major;
+  if (fn)
+    {
+      t->in_callback = 1;       /* sampling is suspended in callbacks */
+      s->meta = fn (a, tr->data);
+      t->in_callback = 0;
+    }
   mp_callstack_release (&cs);
-  return meta;
+  return mp_tracked_add (s);
 }
 
 static int
@@ -230,22 +246,28 @@ sample_block (struct mp_thread *t, uint64_t words, void *block,
     return 0;
 
   struct mp_allocation a = { n, words, source, NULL };
-  int young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
-              && words <= MP_MAX_YOUNG_WOSIZE;
-  void *(*fn) (const struct mp_allocation *, void *)
-    = young ? tr.alloc_minor : tr.alloc_major;
-  if (fn == NULL)
-    return 0;
-  void *meta = call_alloc (t, fn, &a, tr.data, ra, depth);
-  if (meta == NULL)
-    return 0;
-  if (source == MP_SOURCE_MALLOC || source == MP_SOURCE_CUSTOM)
-    return mp_tracked_add_malloc (block, meta, s);   /* ended by free */
-  mp_tracked_add_gc (block, meta, young, epoch, s);
-  return 0;
+  int gc = source != MP_SOURCE_MALLOC && source != MP_SOURCE_CUSTOM;
+  struct mp_sampled smp = {
+    .block = block, .session = s, .epoch = epoch, .gc = gc,
+    .bytes = (double) n / r * sizeof (void *),
+    .young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
+             && words <= MP_MAX_YOUNG_WOSIZE
+  };
+  return take_sample (t, &smp, &a, &tr, ra, depth);
 }
 
 /* ---- start and stop --------------------------------------------------- */
+
+/* Start the report's sampling, at MEMPROF's rate: mp_init, once.  */
+void
+mp_sample_setup (void)
+{
+  pthread_mutex_lock (&lock);
+  rate = mp_config.sampling_rate;
+  callstack_size = mp_config.callstack_size;
+  pthread_mutex_unlock (&lock);
+  mp_sample_prompt ();
+}
 
 MP_API int
 mp_memprof_start (double sampling_rate, size_t size,
@@ -285,7 +307,8 @@ mp_memprof_stop (void)
       return -1;
     }
   started = 0;
-  rate = 0;
+  rate = mp_config.sampling_rate;
+  callstack_size = mp_config.callstack_size;
   tracker = mp_null_tracker;
   atomic_fetch_add (&session, 1);
   pthread_mutex_unlock (&lock);

@@ -1,7 +1,12 @@
-/* tracked.c -- the blocks a tracker follows after their allocation
-   callback, and the callbacks postponed for them.
+/* tracked.c -- the sampled blocks followed after their allocation, for
+   the program's tracker and for the report's profile (profile.c), and the
+   callbacks postponed for them.
 
-   Design.  A malloc-family block is tracked until its free, which finds
+   Design.  A sampled block is followed while the tracker keeps metadata
+   for it or the profile counts it; the tracker's callbacks run only for
+   the first, and while its session (a mp_memprof_start) lasts.
+
+   A malloc-family block is followed until its free, which finds
    it here by address when the block's tag (libc.c) says it is tracked;
    its dealloc_major runs in the freeing thread.
 
@@ -40,7 +45,10 @@ struct entry
   struct entry *queued;         /* next in the queue, while in_queue */
   void *block;                  /* the block's address: the key */
   GC_hidden_pointer link;       /* GC blocks: Boehm clears it at reclaim */
-  void *meta;                   /* what the last callback returned */
+  void *meta;                   /* what the last callback returned; NULL
+                                   once the tracker stopped following */
+  struct mp_profile_stack *profile;  /* the report's record, or NULL */
+  double bytes;                 /* the profile's estimate of the block */
   uint64_t epoch;               /* mp_gc_epoch when the block was made */
   unsigned session;             /* mp_memprof_start call it belongs to */
   unsigned char gc, young;      /* a GC block; not yet promoted */
@@ -155,77 +163,60 @@ dequeue (void)
 
 /* ---- making entries ----------------------------------------------------- */
 
-static struct entry *
-new_entry (void *block, void *meta, unsigned session)
+/* Follow the block S describes; return 1 if it is followed.  */
+int
+mp_tracked_add (const struct mp_sampled *s)
 {
+  if (s->meta == NULL && s->profile == NULL)
+    return 0;
   struct entry *e = calloc (1, sizeof *e);
   if (e == NULL)
     {
-      mp_warn ("out of memory for a tracked block; it is not tracked");
-      return NULL;
+      mp_warn ("out of memory for a sampled block; it is not followed");
+      return 0;
     }
-  e->block = block;
-  e->meta = meta;
-  e->session = session;
-  return e;
-}
-
-int
-mp_tracked_add_malloc (void *block, void *meta, unsigned session)
-{
-  struct entry *e = new_entry (block, meta, session);
-  if (e == NULL)
-    return 0;
-  pthread_mutex_lock (&lock);
-  int kept = session == mp_sample_session ();
-  if (kept)
-    table_put (e);
-  pthread_mutex_unlock (&lock);
-  if (!kept)
-    free (e);
-  return kept;
-}
-
-void
-mp_tracked_add_gc (void *block, void *meta, int young, uint64_t epoch,
-                   unsigned session)
-{
-  struct entry *e = new_entry (block, meta, session);
-  if (e == NULL)
-    return;
-  e->gc = 1;
-  e->young = (unsigned char) young;
-  e->epoch = epoch;
-  e->link = GC_HIDE_POINTER (block);
-  if (GC_register_long_link ((void **) &e->link, block) != GC_SUCCESS)
+  *e = (struct entry) { .block = s->block, .meta = s->meta,
+                        .profile = s->profile, .bytes = s->bytes,
+                        .epoch = s->epoch, .session = s->session,
+                        .gc = (unsigned char) s->gc,
+                        .young = (unsigned char) s->young };
+  e->link = GC_HIDE_POINTER (s->block);
+  if (s->gc && GC_register_long_link ((void **) &e->link, s->block)
+               != GC_SUCCESS)
     {
-      mp_warn ("cannot follow a sampled GC block; it is not tracked");
+      mp_warn ("cannot follow a sampled GC block");
       free (e);
-      return;
+      return 0;
     }
   pthread_mutex_lock (&lock);
-  int kept = session == mp_sample_session ();
+  if (s->session != mp_sample_session ())
+    e->meta = NULL;             /* the tracker stopped meanwhile */
+  int kept = e->meta != NULL || e->profile != NULL;
   if (kept)
     {
       table_put (e);
       /* A collection ran since the block was made, which it survived:
          the allocating thread held it.  */
-      if (young
-          && epoch != atomic_load_explicit (&mp_gc_epoch, memory_order_acquire))
+      if (e->young
+          && e->epoch != atomic_load_explicit (&mp_gc_epoch,
+                                               memory_order_acquire))
         {
           e->young = 0;
           e->promote_due = 1;
           enqueue (e);
         }
     }
+  int prompt = atomic_load (&queue_nonempty);
   pthread_mutex_unlock (&lock);
   if (!kept)
     {
-      GC_unregister_long_link ((void **) &e->link);
+      if (s->gc)
+        GC_unregister_long_link ((void **) &e->link);
       free (e);
     }
-  else if (atomic_load (&queue_nonempty))
+  else if (prompt)
     mp_sample_prompt ();
+  return kept;
 }
 
 /* ---- ends ------------------------------------------------------------- */
@@ -238,8 +229,10 @@ mp_tracked_free_malloc (struct mp_thread *t, void *block)
   pthread_mutex_unlock (&lock);
   if (e == NULL)
     return;               /* tracking stopped since the block was sampled */
+  if (e->profile)
+    mp_profile_dead (e->profile, e->bytes);
   struct mp_tracker tr;
-  if (mp_sample_tracker (&tr) == e->session && tr.dealloc_major)
+  if (e->meta && mp_sample_tracker (&tr) == e->session && tr.dealloc_major)
     {
       t->in_callback = 1;
       tr.dealloc_major (e->meta, tr.data);
@@ -307,15 +300,20 @@ struct due
 {
   void *meta;
   unsigned session;
+  struct mp_profile_stack *profile;
+  double bytes;
   unsigned char promote, dead, was_young;
 };
 
-/* Deliver the callbacks D says are due for E, with tracker TR.  */
-static void
-deliver_one (struct mp_thread *t, struct entry *e, struct due d,
-             const struct mp_tracker *tr)
+/* The tracker's callbacks due for E, with TR (NULL: the tracker no
+   longer follows E); return the metadata they leave.  */
+static void *
+deliver_to_tracker (struct mp_thread *t, struct due d,
+                    const struct mp_tracker *tr)
 {
-  void *meta = d.meta;
+  void *meta = tr ? d.meta : NULL;
+  if (meta == NULL)
+    return NULL;
   t->in_callback = 1;
   if (d.promote)
     meta = tr->promote ? tr->promote (meta, tr->data) : NULL;
@@ -327,11 +325,26 @@ deliver_one (struct mp_thread *t, struct entry *e, struct due d,
         fn (meta, tr->data);
     }
   t->in_callback = 0;
+  return meta;
+}
+
+/* Deliver what D says is due for E, which was taken off the queue.  */
+static void
+deliver_one (struct mp_thread *t, struct entry *e, struct due d,
+             const struct mp_tracker *tr)
+{
+  if (d.profile && d.promote)
+    mp_profile_promote (d.profile, d.bytes);
+  if (d.profile && d.dead)
+    mp_profile_dead (d.profile, d.bytes);
+  void *meta = deliver_to_tracker (t, d, tr);
   if (d.dead)
     {
-      free (e);
+      free (e);                 /* off the table, and ours */
       return;
     }
+  if (!d.promote || tr == NULL)
+    return;
   /* Promoted, and in the table.  If the session is still the same, under
      lock, mp_tracked_forget_all has not freed E.  */
   pthread_mutex_lock (&lock);
@@ -339,7 +352,7 @@ deliver_one (struct mp_thread *t, struct entry *e, struct due d,
   if (mp_sample_session () == d.session)
     {
       e->meta = meta;
-      if (meta == NULL)
+      if (meta == NULL && e->profile == NULL)
         untrack = table_take (e->block, 1);   /* promote said stop */
     }
   pthread_mutex_unlock (&lock);
@@ -358,7 +371,8 @@ next_due (struct due *d)
   struct entry *e = dequeue ();
   if (e)
     {
-      *d = (struct due) { e->meta, e->session, e->promote_due, e->dead,
+      *d = (struct due) { e->meta, e->session, e->profile, e->bytes,
+                          e->promote_due, e->dead,
                           e->young && !e->promote_due };
       e->promote_due = 0;
     }
@@ -376,10 +390,8 @@ mp_tracked_deliver (struct mp_thread *t)
       for (struct entry *e; (e = next_due (&d));)
         {
           struct mp_tracker tr;
-          if (mp_sample_tracker (&tr) == d.session)
-            deliver_one (t, e, d, &tr);
-          else if (d.dead)
-            free (e);           /* of a stopped session, and ours */
+          int current = d.meta && mp_sample_tracker (&tr) == d.session;
+          deliver_one (t, e, d, current ? &tr : NULL);
         }
       atomic_store (&delivering, 0);
     }
@@ -387,35 +399,34 @@ mp_tracked_deliver (struct mp_thread *t)
 
 /* ---- stop --------------------------------------------------------------- */
 
-/* Forget every entry, without callbacks: mp_memprof_stop, after ending
-   the session.  */
+/* The tracker stopped: forget its metadata, without callbacks, and stop
+   following the blocks that only it followed.  */
 void
 mp_tracked_forget_all (void)
 {
+  struct entry *drop = NULL;
   pthread_mutex_lock (&lock);
-  struct entry *all = NULL;
   for (size_t i = 0; i < n_buckets; i++)
-    while (buckets[i])
+    for (struct entry **p = &buckets[i]; *p;)
       {
-        struct entry *e = buckets[i];
-        table_unlink (&buckets[i]);
-        e->next = all;
-        all = e;
+        struct entry *e = *p;
+        e->meta = NULL;
+        if (e->profile || e->in_queue)
+          {
+            p = &e->next;       /* still followed, or delivered later */
+            continue;
+          }
+        table_unlink (p);
+        e->next = drop;
+        drop = e;
       }
-  /* Queued entries off the table are dead GC blocks: their links are
-     gone already.  Entries on both were just collected.  */
-  for (struct entry *e; (e = dequeue ());)
-    if (!e->in_table && e->dead)
-      {
-        e->link = 0;
-        e->next = all;
-        all = e;
-      }
+  for (struct entry *e = queue_head; e; e = e->queued)
+    e->meta = NULL;
   pthread_mutex_unlock (&lock);
-  for (struct entry *e = all, *next; e; e = next)
+  for (struct entry *e = drop, *next; e; e = next)
     {
       next = e->next;
-      if (e->gc && e->link != 0)
+      if (e->gc)
         GC_unregister_long_link ((void **) &e->link);
       free (e);
     }
