@@ -59,6 +59,10 @@ mp_counter mp_top_heap_bytes;
    the GC lock.  */
 static int full_pending;
 
+/* Whether the collection that ended marking last was a full one, for
+   its RECLAIM_END.  Guarded by the GC lock.  */
+static int last_was_full;
+
 /* Set by GC_free of a young block whose entry was not found: the next
    decision must deduplicate addresses.  Any thread sets it; the
    collector clears it.  */
@@ -247,6 +251,7 @@ end_of_marking (void)
     dedup_free (k);
   mp_add (&mp_promoted_words, (int64_t) promoted);
   mp_add (&mp_minor_collections, 1);
+  last_was_full = full_pending;
   if (full_pending)
     mp_add (&mp_major_collections, 1);
   full_pending = 0;
@@ -262,7 +267,10 @@ on_collection_event (GC_EventType event)
   if (event == GC_EVENT_MARK_END)
     end_of_marking ();
   else if (event == GC_EVENT_RECLAIM_END)
-    mp_tracked_after_reclaim ();
+    {
+      mp_tracked_after_reclaim ();
+      mp_finalise_after_reclaim (last_was_full);
+    }
   if (chained_event)
     chained_event (event);
 }

@@ -280,6 +280,7 @@ int mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
 unsigned mp_sample_session (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
+void mp_deliver (struct mp_thread *t);
 
 /* tracked.c */
 struct mp_profile_stack;
@@ -302,6 +303,10 @@ void mp_tracked_free_gc (struct mp_thread *t, void *block);
 void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
+
+/* finalise.c */
+void mp_finalise_after_reclaim (int full);
+void mp_finalise_deliver (void);
 
 /* profile.c */
 struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,

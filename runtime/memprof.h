@@ -307,6 +307,40 @@ void mp_free_custom (void *p);
    callback already under way in another thread may still finish.  */
 int mp_memprof_stop (void);
 
+/* Finalisation, as OCaml's Gc.
+
+   mp_finalise (FN, OBJ, DATA): FN (OBJ, DATA) runs once OBJ, the start of
+   a GC block, has become unreachable; OBJ is alive again for the call,
+   and stays so if FN stores it somewhere (a tracker then sees no death).
+   An object may have several; each runs once.  Those of objects found
+   unreachable by the same collection run in the reverse order of their
+   mp_finalise calls.  They run when Boehm runs finalisers (at an
+   allocation, or GC_invoke_finalizers), after the finaliser the program
+   registered with GC_register_finalizer before the first mp_finalise on
+   the object, if any; a GC_register_finalizer on the object after
+   mp_finalise replaces them, as it would replace any finaliser.
+
+   mp_finalise_last (FN, OBJ, DATA): FN (DATA) runs after OBJ is gone for
+   good, finalisers included, at a later allocation of some thread or at
+   exit; those due together run in the reverse order of their calls.
+
+   mp_finalise_release (): from a finaliser, lets the next ones run now,
+   without waiting for this one to return.
+
+   mp_create_alarm (FN, DATA): FN (DATA) runs at the end of each full
+   collection (at a later allocation, like finalise_last), until
+   mp_delete_alarm.  NULL with errno EINVAL for a NULL FN, ENOMEM without
+   memory.
+
+   A bad OBJ or a NULL FN gets a one-line warning and is ignored, with
+   errno EINVAL.  */
+void mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data);
+void mp_finalise_last (void (*fn) (void *data), void *obj, void *data);
+void mp_finalise_release (void);
+struct mp_alarm;
+struct mp_alarm *mp_create_alarm (void (*fn) (void *data), void *data);
+void mp_delete_alarm (struct mp_alarm *alarm);
+
 #ifdef __cplusplus
 }
 #endif

@@ -378,7 +378,7 @@ mp_report (FILE *out)
 void
 mp_report_at_exit (void)
 {
-  mp_tracked_deliver (mp_self ());  /* postponed callbacks are not lost */
+  mp_deliver (mp_self ());      /* postponed calls are not lost */
   const char *path = mp_config.report_path;
   if (path && path[0] == '\0')
     return;

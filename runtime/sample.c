@@ -157,6 +157,17 @@ mp_sample_session (void)
   return atomic_load (&session);
 }
 
+/* Run what the collector found due: tracker callbacks, finalise_last
+   calls, alarms.  Not inside a tracker callback.  */
+void
+mp_deliver (struct mp_thread *t)
+{
+  if (t->in_callback)
+    return;
+  mp_tracked_deliver (t);
+  mp_finalise_deliver ();
+}
+
 /* Send every thread to its slow path soon, where it redraws its gap
    (the gaps being memoryless, that changes no probability) and delivers
    what tracked.c queued.  A store lost to a race with the owner's
@@ -219,7 +230,7 @@ sample_block (struct mp_thread *t, uint64_t words, void *block,
 {
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   int64_t left = mp_get_counter (&t->sample_left) + (int64_t) words;
-  mp_tracked_deliver (t);
+  mp_deliver (t);
   struct mp_tracker tr;
   double r;
   size_t depth;

@@ -1,0 +1,380 @@
+/* finalise.c -- OCaml's Gc.finalise, finalise_last, finalise_release and
+   alarms, on Boehm's finalisation.
+
+   Design.  Boehm gives an object one finaliser (GC_register_finalizer),
+   run once the object is unreachable, with the object kept alive for it.
+   OCaml allows several per value, and orders them: the finalisers of
+   values found unreachable by the same collection run in the reverse
+   order of their mp_finalise calls.  So an object gets one Boehm
+   finaliser, `found`, whose client data is the object's `struct record`:
+   its mp_finalise calls, numbered from a global sequence, and the
+   finaliser the program had registered before, called as Boehm would
+   have.  `found` moves the calls to `ready`; when Boehm's queue of
+   finalisable objects is empty, that is at the last object of the
+   collection, `ready` runs, highest number first.  Nodes of `ready` hold
+   the object in uncollectable GC memory, which keeps it alive until its
+   finalisers have run: they may resurrect it.
+
+   mp_finalise_last and alarms are not Boehm finalisers.  A finalise_last
+   call watches its value with a long link, which Boehm clears when it
+   reclaims the value for good; an alarm fires at the end of each full
+   collection.  Both are noticed at GC_EVENT_RECLAIM_END, in the
+   collector, which may not run program code: they are queued in `due`,
+   and every thread is sent to its sampling slow path (mp_sample_prompt),
+   where the first one delivers them (mp_finalise_deliver), as tracked.c
+   does for the tracker's callbacks.  finalise_last calls due together run
+   in the reverse order of their registration.
+
+   Locking.  `lock` guards everything here; it is never held while
+   calling Boehm or the program, so that the collector may take it at
+   RECLAIM_END (see tracked.c).  */
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include "internal.h"
+
+#define GC_THREADS
+#include <gc.h>
+
+/* An mp_finalise call, before its object is found unreachable.  */
+struct call
+{
+  struct call *next;
+  void (*fn) (void *obj, void *data);
+  void *data;
+  uint64_t seq;
+};
+
+/* An object's calls; malloc'd, so that it does not keep the object.  */
+struct record
+{
+  struct call *calls;
+  GC_finalization_proc program_fn;  /* the program's own finaliser */
+  void *program_cd;
+};
+
+/* A call whose object was found unreachable: in uncollectable memory,
+   so that OBJ stays alive for it.  */
+struct ready
+{
+  struct ready *next;
+  void *obj;
+  void (*fn) (void *obj, void *data);
+  void *data;
+  uint64_t seq;
+};
+
+/* A finalise_last call, watching OBJ through LINK, or an alarm's call
+   (ALARM set), due or not.  */
+struct watch
+{
+  struct watch *next;
+  GC_hidden_pointer link;       /* cleared by Boehm when OBJ is reclaimed */
+  void (*fn) (void *data);
+  void *data;
+  uint64_t seq;
+  struct mp_alarm *alarm;
+};
+
+struct mp_alarm
+{
+  struct mp_alarm *next;        /* the list of live alarms */
+  void (*fn) (void *data);
+  void *data;
+  int deleted;
+  unsigned pending;             /* due calls not yet delivered */
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Serialises mp_finalise's two registrations with Boehm.  Held while
+   calling Boehm, so never taken by the collector.  */
+static pthread_mutex_t register_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t sequence;       /* numbers the calls */
+static struct ready *ready;     /* sorted, highest seq first */
+static unsigned runner;         /* the run of `ready` under way; 0: none */
+static unsigned runs;           /* numbers the runs */
+static struct watch *watching;  /* finalise_last calls not yet due */
+static struct watch *due;       /* sorted, highest seq first */
+static struct mp_alarm *alarms;
+static atomic_int anything_due;
+static atomic_int delivering;
+
+/* ---- mp_finalise ------------------------------------------------------ */
+
+static void
+insert_ready (struct ready *r)
+{
+  struct ready **p = &ready;
+  while (*p && (*p)->seq > r->seq)
+    p = &(*p)->next;
+  r->next = *p;
+  *p = r;
+}
+
+/* Run `ready`, one call at a time, unless a run is under way.  */
+static void
+run_ready (void)
+{
+  pthread_mutex_lock (&lock);
+  if (runner)
+    {
+      pthread_mutex_unlock (&lock);
+      return;
+    }
+  unsigned me = ++runs;
+  if (me == 0)
+    me = ++runs;                /* 0 means no run */
+  runner = me;
+  while (ready && runner == me)
+    {
+      struct ready r = *ready;
+      struct ready *node = ready;
+      ready = r.next;
+      pthread_mutex_unlock (&lock);
+      GC_free (node);           /* R.obj is on our stack meanwhile */
+      r.fn (r.obj, r.data);
+      pthread_mutex_lock (&lock);
+    }
+  if (runner == me)
+    runner = 0;                 /* else a release handed the rest on */
+  pthread_mutex_unlock (&lock);
+}
+
+/* Boehm's finaliser for every object with mp_finalise calls.  */
+static void
+found (void *obj, void *cd)
+{
+  struct record *rec = cd;
+  for (struct call *c = rec->calls, *next; c; c = next)
+    {
+      next = c->next;
+      struct ready *r = GC_malloc_uncollectable (sizeof *r);
+      if (r == NULL)
+        mp_warn ("out of memory: a finaliser is lost");
+      else
+        {
+          *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
+          pthread_mutex_lock (&lock);
+          insert_ready (r);
+          pthread_mutex_unlock (&lock);
+        }
+      free (c);
+    }
+  if (rec->program_fn)
+    rec->program_fn (obj, rec->program_cd);
+  free (rec);
+  if (GC_should_invoke_finalizers () == 0)
+    run_ready ();               /* the last object of this collection */
+}
+
+/* Whether WHAT may register HAS_FN's function on OBJ, the start of a GC
+   block; if not, say why.  */
+static int
+acceptable (int has_fn, void *obj, const char *what)
+{
+  if (!has_fn)
+    mp_warn ("%s with no function: ignored", what);
+  else if (obj == NULL || GC_base (obj) != obj)
+    mp_warn ("%s of %p, which is not the start of a GC block: ignored",
+             what, obj);
+  else
+    return 1;
+  errno = EINVAL;
+  return 0;
+}
+
+MP_API void
+mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
+{
+  mp_self ();                   /* the runtime and Boehm are started */
+  if (!acceptable (fn != NULL, obj, "mp_finalise"))
+    return;
+  struct call *c = malloc (sizeof *c);
+  if (c == NULL)
+    {
+      mp_warn ("out of memory: mp_finalise ignored");
+      return;
+    }
+  /* The object is on our stack: no collection can finalise it between
+     the two registrations.  */
+  GC_finalization_proc ofn;
+  void *ocd;
+  pthread_mutex_lock (&register_lock);
+  GC_register_finalizer (obj, found, NULL, &ofn, &ocd);
+  struct record *rec = ofn == found ? ocd : calloc (1, sizeof *rec);
+  if (rec == NULL)
+    {
+      GC_register_finalizer (obj, ofn, ocd, NULL, NULL);
+      pthread_mutex_unlock (&register_lock);
+      free (c);
+      mp_warn ("out of memory: mp_finalise ignored");
+      return;
+    }
+  if (ofn != found)
+    {
+      rec->program_fn = ofn;
+      rec->program_cd = ocd;
+    }
+  pthread_mutex_lock (&lock);
+  *c = (struct call) { rec->calls, fn, data, ++sequence };
+  pthread_mutex_unlock (&lock);
+  rec->calls = c;
+  GC_register_finalizer (obj, found, rec, NULL, NULL);
+  pthread_mutex_unlock (&register_lock);
+}
+
+MP_API void
+mp_finalise_release (void)
+{
+  pthread_mutex_lock (&lock);
+  int was = runner != 0;
+  runner = 0;
+  pthread_mutex_unlock (&lock);
+  if (was)
+    run_ready ();
+}
+
+/* ---- finalise_last and alarms ------------------------------------------ */
+
+static void
+insert_due (struct watch *w)
+{
+  struct watch **p = &due;
+  while (*p && (*p)->seq > w->seq)
+    p = &(*p)->next;
+  w->next = *p;
+  *p = w;
+  atomic_store (&anything_due, 1);
+}
+
+MP_API void
+mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
+{
+  mp_self ();
+  if (!acceptable (fn != NULL, obj, "mp_finalise_last"))
+    return;
+  struct watch *w = calloc (1, sizeof *w);
+  if (w == NULL)
+    {
+      mp_warn ("out of memory: mp_finalise_last ignored");
+      return;
+    }
+  w->fn = fn;
+  w->data = data;
+  w->link = GC_HIDE_POINTER (obj);
+  if (GC_register_long_link ((void **) &w->link, obj) != GC_SUCCESS)
+    {
+      free (w);
+      mp_warn ("cannot watch %p: mp_finalise_last ignored", obj);
+      return;
+    }
+  pthread_mutex_lock (&lock);
+  w->seq = ++sequence;
+  w->next = watching;
+  watching = w;
+  pthread_mutex_unlock (&lock);
+}
+
+MP_API struct mp_alarm *
+mp_create_alarm (void (*fn) (void *data), void *data)
+{
+  mp_self ();
+  if (fn == NULL)
+    {
+      errno = EINVAL;
+      return NULL;
+    }
+  struct mp_alarm *a = calloc (1, sizeof *a);
+  if (a == NULL)
+    return NULL;
+  a->fn = fn;
+  a->data = data;
+  pthread_mutex_lock (&lock);
+  a->next = alarms;
+  alarms = a;
+  pthread_mutex_unlock (&lock);
+  return a;
+}
+
+MP_API void
+mp_delete_alarm (struct mp_alarm *a)
+{
+  if (a == NULL)
+    return;
+  int gone = 0;
+  pthread_mutex_lock (&lock);
+  for (struct mp_alarm **p = &alarms; *p; p = &(*p)->next)
+    if (*p == a)
+      {
+        *p = a->next;
+        a->deleted = 1;
+        gone = a->pending == 0;
+        break;
+      }
+  pthread_mutex_unlock (&lock);
+  if (gone)
+    free (a);                   /* else the last due call frees it */
+}
+
+/* GC_EVENT_RECLAIM_END, from the collector; FULL for a full collection.  */
+void
+mp_finalise_after_reclaim (int full)
+{
+  pthread_mutex_lock (&lock);
+  for (struct watch **p = &watching; *p;)
+    {
+      struct watch *w = *p;
+      if (w->link != 0)
+        {
+          p = &w->next;
+          continue;
+        }
+      *p = w->next;             /* reclaimed: Boehm dropped the link */
+      insert_due (w);
+    }
+  for (struct mp_alarm *a = full ? alarms : NULL; a; a = a->next)
+    {
+      struct watch *w = calloc (1, sizeof *w);
+      if (w == NULL)
+        continue;               /* this one call is lost; the next comes */
+      *w = (struct watch) { NULL, 0, a->fn, a->data, ++sequence, a };
+      a->pending++;
+      insert_due (w);
+    }
+  int prompt = atomic_load (&anything_due);
+  pthread_mutex_unlock (&lock);
+  if (prompt)
+    mp_sample_prompt ();
+}
+
+/* Run the due finalise_last calls and alarms, one thread at a time.  */
+void
+mp_finalise_deliver (void)
+{
+  if (!atomic_load (&anything_due) || atomic_exchange (&delivering, 1))
+    return;
+  for (;;)
+    {
+      pthread_mutex_lock (&lock);
+      struct watch *w = due;
+      if (w)
+        due = w->next;
+      else
+        atomic_store (&anything_due, 0);
+      int call = w && !(w->alarm && w->alarm->deleted);
+      struct mp_alarm *dead_alarm = NULL;
+      if (w && w->alarm && --w->alarm->pending == 0 && w->alarm->deleted)
+        dead_alarm = w->alarm;
+      pthread_mutex_unlock (&lock);
+      if (w == NULL)
+        break;
+      if (call)
+        w->fn (w->data);
+      free (dead_alarm);
+      free (w);
+    }
+  atomic_store (&delivering, 0);
+}
