@@ -201,7 +201,7 @@ count_gc_free (struct mp_thread *t, struct mp_site_counts *c, void *base,
                size_t usable)
 {
   mp_young_forget (t, base);
-  mp_tracked_free_gc (t, base);
+  mp_tracked_end (t, mp_tracked_take (base, 1));
   mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
   mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) usable);
   mp_note_free (t, (int64_t) usable, 0);
@@ -268,7 +268,6 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   /* A move is a new block, young or major by its size and kind, and the
      end of the old one.  */
   mp_young_forget (t, base);
-  mp_tracked_free_gc (t, base);
   mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
   uint64_t words = words_of (n);
   int uncollectable = is_uncollectable (qbase);
@@ -300,7 +299,14 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
       count_gc_free (t, c, base, old);
       return debug ? GC_debug_realloc (p, 0, file, line) : GC_realloc (p, 0);
     }
+  /* Boehm frees a block it moves: its entry must be off the table
+     before, and ends only if it moved.  */
+  struct mp_tracked *e = mp_tracked_take (base, 1);
   void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
+  if (q == NULL || GC_base (q) == base)
+    mp_tracked_keep (e);
+  else
+    mp_tracked_end (t, e);
   count_gc_realloc (t, c, base, old, q, n, ra);
   return q;
 }

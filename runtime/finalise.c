@@ -11,7 +11,8 @@
    finaliser the program had registered before, called as Boehm would
    have.  `found` moves the calls to `ready`; when Boehm's queue of
    finalisable objects is empty, that is at the last object of the
-   collection, `ready` runs, highest number first.  Nodes of `ready` hold
+   collection, `ready` runs, highest number first (if that last object
+   is not one of ours, the next delivery runs it).  Nodes of `ready` hold
    the object in uncollectable GC memory, which keeps it alive until its
    finalisers have run: they may resurrect it.
 
@@ -32,6 +33,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 
 #define GC_THREADS
@@ -46,7 +48,9 @@ struct call
   uint64_t seq;
 };
 
-/* An object's calls; malloc'd, so that it does not keep the object.  */
+/* An object's calls.  In GC memory: Boehm keeps a finaliser's client
+   data, and what it points to, alive until the finaliser runs, which
+   keeps the calls' DATA alive too; none of it points to the object.  */
 struct record
 {
   struct call *calls;
@@ -66,7 +70,10 @@ struct ready
 };
 
 /* A finalise_last call, watching OBJ through LINK, or an alarm's call
-   (ALARM set), due or not.  */
+   (ALARM set), due or not.  A finalise_last watch is uncollectable GC
+   memory, which keeps its DATA alive; an alarm's call is made by the
+   collector, which cannot allocate GC memory, so it is malloc'd, and its
+   alarm keeps DATA alive.  */
 struct watch
 {
   struct watch *next;
@@ -77,6 +84,7 @@ struct watch
   struct mp_alarm *alarm;
 };
 
+/* Uncollectable GC memory, for DATA.  */
 struct mp_alarm
 {
   struct mp_alarm *next;        /* the list of live alarms */
@@ -148,26 +156,28 @@ static void
 found (void *obj, void *cd)
 {
   struct record *rec = cd;
-  for (struct call *c = rec->calls, *next; c; c = next)
+  for (struct call *c = rec->calls; c; c = c->next)
     {
-      next = c->next;
       struct ready *r = GC_malloc_uncollectable (sizeof *r);
       if (r == NULL)
-        mp_warn ("out of memory: a finaliser is lost");
-      else
         {
-          *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
-          pthread_mutex_lock (&lock);
-          insert_ready (r);
-          pthread_mutex_unlock (&lock);
+          mp_warn ("out of memory: a finaliser is lost");
+          continue;
         }
-      free (c);
+      *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
+      pthread_mutex_lock (&lock);
+      insert_ready (r);
+      atomic_store (&anything_due, 1);
+      pthread_mutex_unlock (&lock);
     }
   if (rec->program_fn)
     rec->program_fn (obj, rec->program_cd);
-  free (rec);
+  /* The last object of this collection runs them all; if the last one
+     is not ours, the next delivery does.  */
   if (GC_should_invoke_finalizers () == 0)
-    run_ready ();               /* the last object of this collection */
+    run_ready ();
+  else
+    mp_sample_prompt ();
 }
 
 /* Whether WHAT may register HAS_FN's function on OBJ, the start of a GC
@@ -192,7 +202,7 @@ mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
   mp_self ();                   /* the runtime and Boehm are started */
   if (!acceptable (fn != NULL, obj, "mp_finalise"))
     return;
-  struct call *c = malloc (sizeof *c);
+  struct call *c = GC_MALLOC (sizeof *c);
   if (c == NULL)
     {
       mp_warn ("out of memory: mp_finalise ignored");
@@ -204,12 +214,11 @@ mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
   void *ocd;
   pthread_mutex_lock (&register_lock);
   GC_register_finalizer (obj, found, NULL, &ofn, &ocd);
-  struct record *rec = ofn == found ? ocd : calloc (1, sizeof *rec);
+  struct record *rec = ofn == found ? ocd : GC_MALLOC (sizeof *rec);
   if (rec == NULL)
     {
       GC_register_finalizer (obj, ofn, ocd, NULL, NULL);
       pthread_mutex_unlock (&register_lock);
-      free (c);
       mp_warn ("out of memory: mp_finalise ignored");
       return;
     }
@@ -256,18 +265,19 @@ mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
   mp_self ();
   if (!acceptable (fn != NULL, obj, "mp_finalise_last"))
     return;
-  struct watch *w = calloc (1, sizeof *w);
+  struct watch *w = GC_malloc_uncollectable (sizeof *w);
   if (w == NULL)
     {
       mp_warn ("out of memory: mp_finalise_last ignored");
       return;
     }
+  memset (w, 0, sizeof *w);
   w->fn = fn;
   w->data = data;
   w->link = GC_HIDE_POINTER (obj);
   if (GC_register_long_link ((void **) &w->link, obj) != GC_SUCCESS)
     {
-      free (w);
+      GC_free (w);
       mp_warn ("cannot watch %p: mp_finalise_last ignored", obj);
       return;
     }
@@ -287,9 +297,13 @@ mp_create_alarm (void (*fn) (void *data), void *data)
       errno = EINVAL;
       return NULL;
     }
-  struct mp_alarm *a = calloc (1, sizeof *a);
+  struct mp_alarm *a = GC_malloc_uncollectable (sizeof *a);
   if (a == NULL)
-    return NULL;
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  memset (a, 0, sizeof *a);
   a->fn = fn;
   a->data = data;
   pthread_mutex_lock (&lock);
@@ -316,7 +330,7 @@ mp_delete_alarm (struct mp_alarm *a)
       }
   pthread_mutex_unlock (&lock);
   if (gone)
-    free (a);                   /* else the last due call frees it */
+    GC_free (a);                /* else the last due call frees it */
 }
 
 /* GC_EVENT_RECLAIM_END, from the collector; FULL for a full collection.  */
@@ -350,19 +364,22 @@ mp_finalise_after_reclaim (int full)
     mp_sample_prompt ();
 }
 
-/* Run the due finalise_last calls and alarms, one thread at a time.  */
+/* Run the mp_finalise calls left in `ready`, and the due finalise_last
+   calls and alarms, one thread at a time.  */
 void
 mp_finalise_deliver (void)
 {
   if (!atomic_load (&anything_due) || atomic_exchange (&delivering, 1))
     return;
+  if (GC_should_invoke_finalizers () == 0)
+    run_ready ();               /* once Boehm has found them all */
   for (;;)
     {
       pthread_mutex_lock (&lock);
       struct watch *w = due;
       if (w)
         due = w->next;
-      else
+      else if (ready == NULL)
         atomic_store (&anything_due, 0);
       int call = w && !(w->alarm && w->alarm->deleted);
       struct mp_alarm *dead_alarm = NULL;
@@ -373,8 +390,12 @@ mp_finalise_deliver (void)
         break;
       if (call)
         w->fn (w->data);
-      free (dead_alarm);
-      free (w);
+      if (dead_alarm)
+        GC_free (dead_alarm);
+      if (w->alarm)
+        free (w);
+      else
+        GC_free (w);
     }
   atomic_store (&delivering, 0);
 }

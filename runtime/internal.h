@@ -133,8 +133,8 @@ struct mp_thread
   struct mp_young young;
 
   /* Owner only (sample.c): the sampler's random state, the generation
-     of settings `sample_left` was drawn with, and whether a tracker
-     callback is running (sampling is suspended then).  */
+     of settings `sample_left` was drawn with, and how many tracker
+     callbacks are running in the thread (sampling is suspended then).  */
   uint64_t rng[4];
   unsigned sample_generation;
   int in_callback;
@@ -281,6 +281,9 @@ unsigned mp_sample_session (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
 void mp_deliver (struct mp_thread *t);
+int mp_callback_begin (struct mp_thread *t, unsigned session, int *saved_errno);
+void mp_callback_end (struct mp_thread *t, int saved_errno);
+void mp_callback_abandon (struct mp_thread *t);
 
 /* tracked.c */
 struct mp_profile_stack;
@@ -298,8 +301,10 @@ struct mp_sampled
 };
 
 int mp_tracked_add (const struct mp_sampled *s);
-void mp_tracked_free_malloc (struct mp_thread *t, void *block);
-void mp_tracked_free_gc (struct mp_thread *t, void *block);
+struct mp_tracked;
+struct mp_tracked *mp_tracked_take (void *block, int gc);
+void mp_tracked_end (struct mp_thread *t, struct mp_tracked *e);
+void mp_tracked_keep (struct mp_tracked *e);
 void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);

@@ -123,18 +123,13 @@ untag_block (void *p, size_t *n, size_t *slack)
   return 1 | (int) ((tag & TRACKED) >> (SLACK_BITS - 1));
 }
 
-/* Mark P, tagged for a request of N bytes and SLACK, as tracked.  */
-static void
-mark_tracked (void *p, size_t n, int64_t slack)
-{
-  uint64_t tag = address_hash (p) | TRACKED | (uint64_t) slack;
-  memcpy ((char *) p + n + slack, &tag, sizeof tag);
-}
 
+
+/* Tag P again, for a request of N bytes and SLACK, TRACKED or not.  */
 static void
-retag_block (void *p, size_t n, size_t slack)
+retag_block (void *p, size_t n, size_t slack, int tracked)
 {
-  uint64_t tag = address_hash (p) | slack;
+  uint64_t tag = address_hash (p) | (tracked ? TRACKED : 0) | slack;
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
@@ -162,7 +157,7 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
       /* An untagged block cannot be tracked: its free would not be seen.  */
       if (MP_UNLIKELY (mp_sample (t, (n + sizeof (void *) - 1) / sizeof (void *),
                                   p, source, ra)))
-        mark_tracked (p, n, slack);
+        retag_block (p, n, (size_t) slack, 1);
     }
   return p;
 }
@@ -295,28 +290,32 @@ __mp_free (void *p, const struct mp_site *site)
     {
       count_free (t, c, n, slack);
       if (MP_UNLIKELY (ours & UNTAG_TRACKED))
-        mp_tracked_free_malloc (t, p);
+        mp_tracked_end (t, mp_tracked_take (p, 0));
     }
   else
     mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);
   free (p);
 }
 
-/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0.  */
+/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0; E
+   is its tracked entry, if any: a realloc that works ends the block as it
+   was, one that fails leaves it as it was.  */
 static void *
 realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
-              size_t old, size_t slack, size_t n)
+              size_t old, size_t slack, size_t n, struct mp_tracked *e)
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
   size_t size = padded (n);
   void *q = size ? realloc (p, size) : NULL;
   if (q == NULL)
     {
-      retag_block (p, old, slack);
+      retag_block (p, old, slack, e != NULL);
+      mp_tracked_keep (e);
       if (n > old)
         mp_add (&c->c[SC_NUM_EXPAND], 1);
       return NULL;
     }
+  mp_tracked_end (t, e);
   int64_t new_slack = tag_block (q, n);
   mp_count_realloc (c, p == q, old, n);
   if (new_slack < 0)
@@ -340,15 +339,15 @@ realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
       mp_add (&c->c[SC_NUM_FOREIGN_DEALLOCATE], 1);
       return realloc (p, n);
     }
-  if (ours & UNTAG_TRACKED)
-    mp_tracked_free_malloc (t, p);
+  struct mp_tracked *e = ours & UNTAG_TRACKED ? mp_tracked_take (p, 0) : NULL;
   if (n == 0)
     {
       /* glibc's realloc (p, 0) frees P and returns NULL: a deallocation.  */
       count_free (t, c, old, slack);
+      mp_tracked_end (t, e);
       return realloc (p, 0);
     }
-  return realloc_ours (t, c, p, old, slack, n);
+  return realloc_ours (t, c, p, old, slack, n, e);
 }
 
 MP_API void *

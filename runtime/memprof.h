@@ -303,8 +303,9 @@ void *mp_alloc_custom (size_t n);
 void mp_free_custom (void *p);
 
 /* Stop sampling and forget every tracked block, without callbacks.
-   Return 0, or -1 with errno EINVAL if sampling is not started.  A
-   callback already under way in another thread may still finish.  */
+   Return 0, or -1 with errno EINVAL if sampling is not started.  It
+   returns once the callbacks under way in other threads are over; no
+   callback starts after.  */
 int mp_memprof_stop (void);
 
 /* Finalisation, as OCaml's Gc.

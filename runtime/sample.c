@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include "internal.h"
 
@@ -57,6 +58,10 @@ static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
 static struct mp_tracker tracker;
 static _Atomic unsigned session;
 static _Atomic unsigned generation;
+
+/* Tracker callbacks under way in all threads: mp_memprof_stop waits for
+   those of other threads to finish (mp_callback_begin).  */
+static atomic_long in_flight;
 
 /* ---- random gaps ------------------------------------------------------ */
 
@@ -157,15 +162,52 @@ mp_sample_session (void)
   return atomic_load (&session);
 }
 
-/* Run what the collector found due: tracker callbacks, finalise_last
-   calls, alarms.  Not inside a tracker callback.  */
+/* Run what the collector found due: tracker callbacks, finalisers,
+   finalise_last calls, alarms.  Not inside a tracker callback; the
+   program's errno comes out as it went in.  */
 void
 mp_deliver (struct mp_thread *t)
 {
   if (t->in_callback)
     return;
+  int saved = errno;
   mp_tracked_deliver (t);
   mp_finalise_deliver ();
+  errno = saved;
+}
+
+/* Before a callback of the tracker of SESSION in T: 0 if that tracker
+   is stopped (then no callback), else 1, with sampling suspended in T
+   and the program's errno in *SAVED_ERRNO.  Counting the callback before
+   looking at the session is what lets mp_memprof_stop see it.  */
+int
+mp_callback_begin (struct mp_thread *t, unsigned s, int *saved_errno)
+{
+  atomic_fetch_add (&in_flight, 1);
+  if (atomic_load (&session) != s)
+    {
+      atomic_fetch_sub (&in_flight, 1);
+      return 0;
+    }
+  t->in_callback++;
+  *saved_errno = errno;
+  return 1;
+}
+
+void
+mp_callback_end (struct mp_thread *t, int saved_errno)
+{
+  errno = saved_errno;
+  t->in_callback--;
+  atomic_fetch_sub (&in_flight, 1);
+}
+
+/* T's thread exits from inside its callbacks.  */
+void
+mp_callback_abandon (struct mp_thread *t)
+{
+  atomic_fetch_sub (&in_flight, t->in_callback);
+  t->in_callback = 0;
 }
 
 /* Send every thread to its slow path soon, where it redraws its gap
@@ -214,11 +256,11 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
     s->profile = mp_profile_alloc (ras, cs.n_ras, s->bytes, s->young);
   void *(*fn) (const struct mp_allocation *, void *)
     = s->young ? tr->alloc_minor : tr->alloc_major;
-  if (fn)
+  int saved;
+  if (fn && mp_callback_begin (t, s->session, &saved))
     {
-      t->in_callback = 1;       /* sampling is suspended in callbacks */
       s->meta = fn (a, tr->data);
-      t->in_callback = 0;
+      mp_callback_end (t, saved);
     }
   mp_callstack_release (&cs);
   return mp_tracked_add (s);
@@ -323,6 +365,10 @@ mp_memprof_stop (void)
   tracker = mp_null_tracker;
   atomic_fetch_add (&session, 1);
   pthread_mutex_unlock (&lock);
+  /* No callback starts now; let those under way in other threads end.  */
+  long own = mp_self ()->in_callback;
+  while (atomic_load (&in_flight) > own)
+    sched_yield ();
   mp_sample_prompt ();
   mp_tracked_forget_all ();     /* as OCaml: without callbacks */
   return 0;

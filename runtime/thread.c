@@ -60,7 +60,7 @@ thread_exit (void *arg)
     GC_unregister_my_thread ();
   t->gc_registered = MP_GC_UNKNOWN;
   t->user_site = NULL;
-  t->in_callback = 0;           /* the thread may exit from a callback */
+  mp_callback_abandon (t);      /* the thread may exit from a callback */
   mp_self_tls = NULL;
   atomic_store_explicit (&t->in_use, 0, memory_order_release);
 }

@@ -21,8 +21,10 @@
    collector's thread may not run program code there, so the entry is
    marked and queued, and every thread is sent to its sampling slow path
    (mp_sample_prompt), where the first one outside a callback delivers the
-   queue (mp_tracked_deliver).  GC_free and GC_realloc end a block through
-   the same queue.  One thread delivers at a time, in queue order, so a
+   queue (mp_tracked_deliver).  GC_free and a GC_realloc that moves the
+   block end it through the same queue; the entry is taken off the table
+   before Boehm frees the block (mp_tracked_take), so that no other block
+   at the same address is ended in its place.  One thread delivers at a time, in queue order, so a
    block's callbacks keep OCaml's order: alloc, promote, dealloc.
 
    Locking.  `lock` guards the table, the queue and the entries' state.
@@ -39,10 +41,10 @@
 #define GC_THREADS
 #include <gc.h>
 
-struct entry
+struct mp_tracked
 {
-  struct entry *next;           /* bucket chain, while in_table */
-  struct entry *queued;         /* next in the queue, while in_queue */
+  struct mp_tracked *next;           /* bucket chain, while in_table */
+  struct mp_tracked *queued;         /* next in the queue, while in_queue */
   void *block;                  /* the block's address: the key */
   GC_hidden_pointer link;       /* GC blocks: Boehm clears it at reclaim */
   void *meta;                   /* what the last callback returned; NULL
@@ -57,9 +59,9 @@ struct entry
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct entry **buckets;  /* guarded by lock */
+static struct mp_tracked **buckets;  /* guarded by lock */
 static size_t n_buckets, n_entries;
-static struct entry *queue_head, **queue_tail = &queue_head;
+static struct mp_tracked *queue_head, **queue_tail = &queue_head;
 static _Atomic size_t n_gc;     /* GC entries in the table: written under
                                    lock, read without by GC_free */
 static atomic_int queue_nonempty;   /* written under lock */
@@ -74,16 +76,16 @@ bucket_of (const void *block, size_t n)
 }
 
 static void
-table_put (struct entry *e)
+table_put (struct mp_tracked *e)
 {
   if (n_entries >= n_buckets)
     {
       size_t size = n_buckets ? 2 * n_buckets : 1024;
-      struct entry **b = calloc (size, sizeof *b);
+      struct mp_tracked **b = calloc (size, sizeof *b);
       if (b != NULL)
         {
           for (size_t i = 0; i < n_buckets; i++)
-            for (struct entry *x = buckets[i], *next; x; x = next)
+            for (struct mp_tracked *x = buckets[i], *next; x; x = next)
               {
                 next = x->next;
                 x->next = b[bucket_of (x->block, size)];
@@ -95,7 +97,7 @@ table_put (struct entry *e)
         }
       /* else the table keeps its size, and its chains grow */
     }
-  struct entry **head = &buckets[bucket_of (e->block, n_buckets)];
+  struct mp_tracked **head = &buckets[bucket_of (e->block, n_buckets)];
   e->next = *head;
   *head = e;
   e->in_table = 1;
@@ -105,9 +107,9 @@ table_put (struct entry *e)
 }
 
 static void
-table_unlink (struct entry **p)
+table_unlink (struct mp_tracked **p)
 {
-  struct entry *e = *p;
+  struct mp_tracked *e = *p;
   *p = e->next;
   e->in_table = 0;
   n_entries--;
@@ -117,24 +119,41 @@ table_unlink (struct entry **p)
 
 /* Take the live entry of BLOCK (of the GC or malloc kind GC) off the
    table; NULL if there is none.  */
-static struct entry *
+static struct mp_tracked *
 table_take (const void *block, int gc)
 {
   if (n_buckets == 0)
     return NULL;
-  for (struct entry **p = &buckets[bucket_of (block, n_buckets)]; *p;
+  for (struct mp_tracked **p = &buckets[bucket_of (block, n_buckets)]; *p;
        p = &(*p)->next)
     if ((*p)->block == block && (*p)->gc == gc)
       {
-        struct entry *e = *p;
+        struct mp_tracked *e = *p;
         table_unlink (p);
         return e;
       }
   return NULL;
 }
 
+/* Take E itself off the table; 0 if it is not there (its block was
+   freed meanwhile, and another block may sit at its address).  */
+static int
+table_remove (struct mp_tracked *e)
+{
+  if (!e->in_table)
+    return 0;
+  for (struct mp_tracked **p = &buckets[bucket_of (e->block, n_buckets)]; *p;
+       p = &(*p)->next)
+    if (*p == e)
+      {
+        table_unlink (p);
+        return 1;
+      }
+  return 0;
+}
+
 static void
-enqueue (struct entry *e)
+enqueue (struct mp_tracked *e)
 {
   if (e->in_queue)
     return;
@@ -145,10 +164,10 @@ enqueue (struct entry *e)
   atomic_store (&queue_nonempty, 1);
 }
 
-static struct entry *
+static struct mp_tracked *
 dequeue (void)
 {
-  struct entry *e = queue_head;
+  struct mp_tracked *e = queue_head;
   if (e == NULL)
     return NULL;
   queue_head = e->queued;
@@ -169,13 +188,13 @@ mp_tracked_add (const struct mp_sampled *s)
 {
   if (s->meta == NULL && s->profile == NULL)
     return 0;
-  struct entry *e = calloc (1, sizeof *e);
+  struct mp_tracked *e = calloc (1, sizeof *e);
   if (e == NULL)
     {
       mp_warn ("out of memory for a sampled block; it is not followed");
       return 0;
     }
-  *e = (struct entry) { .block = s->block, .meta = s->meta,
+  *e = (struct mp_tracked) { .block = s->block, .meta = s->meta,
                         .profile = s->profile, .bytes = s->bytes,
                         .epoch = s->epoch, .session = s->session,
                         .gc = (unsigned char) s->gc,
@@ -221,43 +240,77 @@ mp_tracked_add (const struct mp_sampled *s)
 
 /* ---- ends ------------------------------------------------------------- */
 
-void
-mp_tracked_free_malloc (struct mp_thread *t, void *block)
+/* The entry of BLOCK (a GC block if GC), taken off the table: the
+   caller ends it or keeps it.  NULL if the block is not followed.  Boehm
+   must not have freed the block yet, or another block at its address
+   could be taken instead.  */
+struct mp_tracked *
+mp_tracked_take (void *block, int gc)
 {
+  if (gc && atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
+    return NULL;
   pthread_mutex_lock (&lock);
-  struct entry *e = table_take (block, 0);
+  struct mp_tracked *e = table_take (block, gc);
   pthread_mutex_unlock (&lock);
+  if (e && gc)
+    GC_unregister_long_link ((void **) &e->link);
+  return e;
+}
+
+/* E's block was freed by T: its death, now for a malloc block (in T),
+   through the queue for a GC block (it may have a promotion due).  */
+void
+mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
+{
   if (e == NULL)
-    return;               /* tracking stopped since the block was sampled */
+    return;
+  if (e->gc)
+    {
+      pthread_mutex_lock (&lock);
+      e->dead = 1;
+      enqueue (e);
+      pthread_mutex_unlock (&lock);
+      mp_deliver (t);
+      return;
+    }
   if (e->profile)
     mp_profile_dead (e->profile, e->bytes);
   struct mp_tracker tr;
-  if (e->meta && mp_sample_tracker (&tr) == e->session && tr.dealloc_major)
+  int saved;
+  if (e->meta && mp_sample_tracker (&tr) == e->session && tr.dealloc_major
+      && mp_callback_begin (t, e->session, &saved))
     {
-      t->in_callback = 1;
       tr.dealloc_major (e->meta, tr.data);
-      t->in_callback = 0;
+      mp_callback_end (t, saved);
     }
   free (e);
 }
 
+/* E's block lives on after all (a realloc that failed or stayed in
+   place): follow it again.  */
 void
-mp_tracked_free_gc (struct mp_thread *t, void *block)
+mp_tracked_keep (struct mp_tracked *e)
 {
-  if (atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
-    return;
-  pthread_mutex_lock (&lock);
-  struct entry *e = table_take (block, 1);
-  pthread_mutex_unlock (&lock);
   if (e == NULL)
     return;
-  /* Off the table, not queued: E is this thread's until queued again.  */
-  GC_unregister_long_link ((void **) &e->link);
+  if (e->gc)
+    {
+      e->link = GC_HIDE_POINTER (e->block);
+      if (GC_register_long_link ((void **) &e->link, e->block) != GC_SUCCESS)
+        {
+          mp_warn ("cannot follow a sampled GC block any more");
+          e->profile = NULL;
+          e->meta = NULL;
+          e->dead = 1;          /* delivered as nothing, and freed */
+          pthread_mutex_lock (&lock);
+          enqueue (e);
+          pthread_mutex_unlock (&lock);
+          return;
+        }
+    }
   pthread_mutex_lock (&lock);
-  e->dead = 1;
-  enqueue (e);
+  table_put (e);
   pthread_mutex_unlock (&lock);
-  mp_tracked_deliver (t);
 }
 
 /* GC_EVENT_RECLAIM_END, from the collector: see the design above.  */
@@ -269,9 +322,9 @@ mp_tracked_after_reclaim (void)
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   pthread_mutex_lock (&lock);
   for (size_t i = 0; i < n_buckets; i++)
-    for (struct entry **p = &buckets[i]; *p;)
+    for (struct mp_tracked **p = &buckets[i]; *p;)
       {
-        struct entry *e = *p;
+        struct mp_tracked *e = *p;
         if (e->gc && e->link == 0)
           {
             table_unlink (p);   /* Boehm dropped the link as it cleared it */
@@ -312,9 +365,9 @@ deliver_to_tracker (struct mp_thread *t, struct due d,
                     const struct mp_tracker *tr)
 {
   void *meta = tr ? d.meta : NULL;
-  if (meta == NULL)
+  int saved;
+  if (meta == NULL || !mp_callback_begin (t, d.session, &saved))
     return NULL;
-  t->in_callback = 1;
   if (d.promote)
     meta = tr->promote ? tr->promote (meta, tr->data) : NULL;
   if (d.dead && meta != NULL)
@@ -324,13 +377,13 @@ deliver_to_tracker (struct mp_thread *t, struct due d,
       if (fn)
         fn (meta, tr->data);
     }
-  t->in_callback = 0;
+  mp_callback_end (t, saved);
   return meta;
 }
 
 /* Deliver what D says is due for E, which was taken off the queue.  */
 static void
-deliver_one (struct mp_thread *t, struct entry *e, struct due d,
+deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
              const struct mp_tracker *tr)
 {
   if (d.profile && d.promote)
@@ -348,12 +401,12 @@ deliver_one (struct mp_thread *t, struct entry *e, struct due d,
   /* Promoted, and in the table.  If the session is still the same, under
      lock, mp_tracked_forget_all has not freed E.  */
   pthread_mutex_lock (&lock);
-  struct entry *untrack = NULL;
+  struct mp_tracked *untrack = NULL;
   if (mp_sample_session () == d.session)
     {
       e->meta = meta;
-      if (meta == NULL && e->profile == NULL)
-        untrack = table_take (e->block, 1);   /* promote said stop */
+      if (meta == NULL && e->profile == NULL && table_remove (e))
+        untrack = e;            /* promote said stop */
     }
   pthread_mutex_unlock (&lock);
   if (untrack)
@@ -364,11 +417,11 @@ deliver_one (struct mp_thread *t, struct entry *e, struct due d,
 }
 
 /* Take the next entry off the queue, with what is due for it.  */
-static struct entry *
+static struct mp_tracked *
 next_due (struct due *d)
 {
   pthread_mutex_lock (&lock);
-  struct entry *e = dequeue ();
+  struct mp_tracked *e = dequeue ();
   if (e)
     {
       *d = (struct due) { e->meta, e->session, e->profile, e->bytes,
@@ -387,7 +440,7 @@ mp_tracked_deliver (struct mp_thread *t)
          && !atomic_exchange (&delivering, 1))
     {
       struct due d;
-      for (struct entry *e; (e = next_due (&d));)
+      for (struct mp_tracked *e; (e = next_due (&d));)
         {
           struct mp_tracker tr;
           int current = d.meta && mp_sample_tracker (&tr) == d.session;
@@ -404,12 +457,12 @@ mp_tracked_deliver (struct mp_thread *t)
 void
 mp_tracked_forget_all (void)
 {
-  struct entry *drop = NULL;
+  struct mp_tracked *drop = NULL;
   pthread_mutex_lock (&lock);
   for (size_t i = 0; i < n_buckets; i++)
-    for (struct entry **p = &buckets[i]; *p;)
+    for (struct mp_tracked **p = &buckets[i]; *p;)
       {
-        struct entry *e = *p;
+        struct mp_tracked *e = *p;
         e->meta = NULL;
         if (e->profile || e->in_queue)
           {
@@ -420,10 +473,10 @@ mp_tracked_forget_all (void)
         e->next = drop;
         drop = e;
       }
-  for (struct entry *e = queue_head; e; e = e->queued)
+  for (struct mp_tracked *e = queue_head; e; e = e->queued)
     e->meta = NULL;
   pthread_mutex_unlock (&lock);
-  for (struct entry *e = drop, *next; e; e = next)
+  for (struct mp_tracked *e = drop, *next; e; e = next)
     {
       next = e->next;
       if (e->gc)

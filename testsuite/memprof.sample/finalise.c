@@ -66,6 +66,53 @@ ring (void *data)
   alarms++;
 }
 
+/* Finalisers whose data only memprof's records refer to.  */
+#define MANY 200
+void *objs[MANY];
+static volatile int intact, plain_runs;
+
+static void
+check_data (void *obj, void *data)
+{
+  (void) obj;
+  intact += ((long *) data)[0] == 4242;
+}
+
+static void
+plain (void *obj, void *data)
+{
+  (void) obj;
+  plain_runs++;
+  if (data)
+    intact += ((long *) data)[0] == 4242;
+}
+
+static void *
+marked (void)
+{
+  long *d = GC_MALLOC (2 * sizeof (long));
+  d[0] = 4242;
+  return d;
+}
+
+static __attribute__ ((noinline)) void
+make_many (void)
+{
+  for (int i = 0; i < MANY; i++)
+    {
+      objs[i] = GC_MALLOC (32);
+      GC_register_finalizer (objs[i], plain, marked (), NULL, NULL);
+      mp_finalise (check_data, objs[i], marked ());
+    }
+}
+
+static __attribute__ ((noinline)) void
+churn (void)
+{
+  for (int i = 0; i < 100000; i++)
+    sink = GC_MALLOC (16);      /* reuses whatever was reclaimed */
+}
+
 static __attribute__ ((noinline)) void
 make_objects (void)
 {
@@ -151,6 +198,33 @@ main (void)
   mp_delete_alarm (al);
   cycle ();
   CHECK_EQ (alarms, 3);
+
+  /* data that only memprof's records refer to stays alive */
+  make_many ();
+  for (int i = 0; i < 3; i++)
+    {
+      collect ();
+      churn ();
+    }
+  memset (objs, 0, sizeof objs);
+  intact = plain_runs = 0;
+  cycle ();
+  CHECK_EQ (plain_runs, MANY);
+  CHECK_EQ (intact, 2 * MANY);
+
+  /* an mp_finalise object found before plain ones still gets its call */
+  order[0] = '\0';
+  make_objects ();
+  mp_finalise (fin, a, "s");
+  for (int i = 0; i < MANY; i++)
+    {
+      objs[i] = GC_MALLOC (32);
+      GC_register_finalizer (objs[i], plain, NULL, NULL, NULL);
+    }
+  drop_objects ();
+  memset (objs, 0, sizeof objs);
+  cycle ();
+  CHECK_EQ (strcmp (order, "s"), 0);
 
   /* bad input */
   errno = 0;

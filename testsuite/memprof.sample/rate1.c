@@ -1,12 +1,15 @@
 /* At rate 1 every word is sampled: n_samples is each block's size in
    words, exactly.  Tracked malloc blocks reach dealloc_major, with the
-   metadata alloc_major returned, when freed or realloc'ed; blocks whose
-   callback returned NULL are not tracked.  Callbacks leave errno
-   alone.  */
+   metadata alloc_major returned, when freed or realloc'ed (not when the
+   realloc fails); blocks whose callback returned NULL are not tracked.
+   Callbacks leave errno alone, on allocation and on free; a callback
+   that frees a tracked block (a nested dealloc callback) stays a
+   callback: what it allocates next is not sampled.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11" } */
 
 #include <errno.h>
+#include <stdint.h>
 #include <gc.h>
 #include "../lib/mptest.h"
 
@@ -46,9 +49,30 @@ on_dealloc (void *meta, void *data)
   bad_meta += data != (void *) &keep || m->magic != 4242;
   deallocs++;
   free (m);
+  errno = EIO;                  /* must not leak out of free */
 }
 
 static void *volatile sink;
+static volatile size_t huge = SIZE_MAX - 4;   /* a realloc that fails */
+
+/* An alloc callback that frees a tracked block, then allocates.  */
+static void *victim;
+static volatile int nested;
+
+static void *
+on_alloc_freeing (const struct mp_allocation *a, void *data)
+{
+  nested += allocs > 0 && victim == NULL;
+  if (victim)
+    {
+      void *v = victim;
+      victim = NULL;
+      free (v);                 /* its dealloc_major runs in here */
+      sink = malloc (16);       /* still in a callback: not sampled */
+      free (sink);
+    }
+  return on_alloc (a, data);
+}
 
 int
 main (void)
@@ -76,6 +100,16 @@ main (void)
   for (int i = 50; i < 100; i++)
     free (p[i]);
   CHECK_EQ (deallocs, 100);
+
+  /* a failed realloc leaves the tracked block as it was */
+  p[0] = malloc (8);
+  CHECK (realloc (p[0], huge) == NULL);
+  CHECK_EQ (deallocs, 100);
+  errno = 0;
+  free (p[0]);
+  CHECK_EQ (deallocs, 101);
+  CHECK_EQ (errno, 0);
+  deallocs = 100;
 
   /* untracked: the callback said NULL */
   keep = 0;
@@ -113,6 +147,19 @@ main (void)
   CHECK_EQ (words, 600 / 7 * (600 / 7 + 1) / 2 * 7 + 600 / 7 + 1);
   CHECK_EQ (wrong, 0);
   CHECK_EQ (bad_meta, 0);
+  CHECK_EQ (mp_memprof_stop (), 0);
+
+  /* a callback freeing a tracked block */
+  mpt_start (1, (struct mp_tracker) { .alloc_major = on_alloc_freeing,
+                                      .dealloc_major = on_dealloc,
+                                      .data = (void *) &keep });
+  allocs = deallocs = 0;
+  victim = malloc (8);          /* tracked */
+  sink = malloc (8);            /* its callback frees the victim */
+  CHECK_EQ (allocs, 2);
+  CHECK_EQ (deallocs, 1);
+  CHECK_EQ (nested, 0);
+  free (sink);
   CHECK_EQ (mp_memprof_stop (), 0);
   return mpt_done ();
 }
