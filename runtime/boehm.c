@@ -44,12 +44,6 @@ gc_self (void)
   return t;
 }
 
-static inline uint64_t
-words_of (size_t n)
-{
-  return (n + sizeof (void *) - 1) / sizeof (void *);
-}
-
 /* Count BASE (NULL if the allocation failed), N bytes of SOURCE asked at
    SITE by T, called from RA.  */
 static inline __attribute__ ((always_inline)) void
@@ -66,7 +60,7 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
   mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
   size_t usable = GC_size (base);
   mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
-  uint64_t words = words_of (n);
+  uint64_t words = mp_words (n);
   if (MP_UNLIKELY (source == MP_SOURCE_UNCOLLECTABLE
                    || words > MP_MAX_YOUNG_WOSIZE))
     mp_add (&c->c[SC_MAJOR_WORDS], (int64_t) words);
@@ -269,7 +263,7 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
      end of the old one.  */
   mp_young_forget (t, base);
   mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
-  uint64_t words = words_of (n);
+  uint64_t words = mp_words (n);
   int uncollectable = is_uncollectable (qbase);
   int major = words > MP_MAX_YOUNG_WOSIZE || uncollectable;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);

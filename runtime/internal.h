@@ -321,6 +321,13 @@ void mp_profile_dead (struct mp_profile_stack *s, double bytes);
 void mp_profile_report (FILE *out, size_t top);
 void mp_sample_setup (void);
 
+/* A size of N bytes in words, rounded up (SPEC's block size).  */
+static inline uint64_t
+mp_words (size_t n)
+{
+  return (n + sizeof (void *) - 1) / sizeof (void *);
+}
+
 /* The return address of the runtime's entry point, that is, where the
    program called it: a call stack starts there (callstack.c).  Only in
    the MP_API functions that the program calls.  */

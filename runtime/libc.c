@@ -155,8 +155,7 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
     {
       mp_note_alloc (t, (int64_t) n, slack);
       /* An untagged block cannot be tracked: its free would not be seen.  */
-      if (MP_UNLIKELY (mp_sample (t, (n + sizeof (void *) - 1) / sizeof (void *),
-                                  p, source, ra)))
+      if (MP_UNLIKELY (mp_sample (t, mp_words (n), p, source, ra)))
         retag_block (p, n, (size_t) slack, 1);
     }
   return p;
@@ -297,12 +296,15 @@ __mp_free (void *p, const struct mp_site *site)
   free (p);
 }
 
-/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0; E
-   is its tracked entry, if any: a realloc that works ends the block as it
-   was, one that fails leaves it as it was.  */
+/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,
+   called from RA; E is its tracked entry, if any: a realloc that works
+   ends the block as it was, one that fails leaves it as it was.  The
+   words it adds are allocated words: they are sampled as a block of
+   their own, which the result stands for.  */
 static void *
 realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
-              size_t old, size_t slack, size_t n, struct mp_tracked *e)
+              size_t old, size_t slack, size_t n, struct mp_tracked *e,
+              const void *ra)
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
   size_t size = padded (n);
@@ -319,9 +321,15 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
   int64_t new_slack = tag_block (q, n);
   mp_count_realloc (c, p == q, old, n);
   if (new_slack < 0)
-    mp_note_free (t, (int64_t) old, (int64_t) slack);
-  else
-    mp_note_alloc (t, (int64_t) n - (int64_t) old, new_slack - (int64_t) slack);
+    {
+      mp_note_free (t, (int64_t) old, (int64_t) slack);
+      return q;
+    }
+  mp_note_alloc (t, (int64_t) n - (int64_t) old, new_slack - (int64_t) slack);
+  uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
+                                                 : 0;
+  if (grown && mp_sample (t, grown, q, MP_SOURCE_MALLOC, ra))
+    retag_block (q, n, (size_t) new_slack, 1);
   return q;
 }
 
@@ -347,7 +355,7 @@ realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
       mp_tracked_end (t, e);
       return realloc (p, 0);
     }
-  return realloc_ours (t, c, p, old, slack, n, e);
+  return realloc_ours (t, c, p, old, slack, n, e, ra);
 }
 
 MP_API void *

@@ -208,9 +208,10 @@ void mp_report (FILE *out);
    it.
 
    A tracked malloc-family or custom block is reported to dealloc_major
-   when it is freed (free, mp_free_custom, or realloc, which ends the
-   block as it was; the result is not sampled in this version), in the
-   freeing thread.
+   when it is freed (free, mp_free_custom, or a realloc that works, which
+   ends the block as it was), in the freeing thread.  The words a realloc
+   adds are sampled as a block of their own: its size is the words
+   added, and the realloc's result is the block.
 
    A tracked GC block is young until the next collection.  If it survives
    it, promote gets its metadata and returns the metadata to keep from

@@ -1,7 +1,8 @@
 /* At rate 1 every word is sampled: n_samples is each block's size in
-   words, exactly.  Tracked malloc blocks reach dealloc_major, with the
-   metadata alloc_major returned, when freed or realloc'ed (not when the
-   realloc fails); blocks whose callback returned NULL are not tracked.
+   words, exactly, and the words a realloc adds too.  Tracked malloc
+   blocks reach dealloc_major, with the metadata alloc_major returned,
+   when freed or realloc'ed (not when the realloc fails); blocks whose
+   callback returned NULL are not tracked.
    Callbacks leave errno alone, on allocation and on free; a callback
    that frees a tracked block (a nested dealloc callback) stays a
    callback: what it allocates next is not sampled.  */
@@ -94,12 +95,18 @@ main (void)
   for (int i = 0; i < 50; i++)
     free (p[i]);
   CHECK_EQ (deallocs, 50);
+  /* a realloc ends the tracked block; the words it adds (500 - (i + 1))
+     are sampled as a new block, which the result stands for */
+  samples = words = 0;
   for (int i = 50; i < 100; i++)
-    p[i] = realloc (p[i], 4000);        /* ends the tracked block */
+    p[i] = realloc (p[i], 4000);
   CHECK_EQ (deallocs, 100);
+  CHECK_EQ (allocs, 150);
+  CHECK_EQ (samples, 50 * 500 - (51 + 100) * 50 / 2);
   for (int i = 50; i < 100; i++)
     free (p[i]);
-  CHECK_EQ (deallocs, 100);
+  CHECK_EQ (deallocs, 150);
+  deallocs = 100;
 
   /* a failed realloc leaves the tracked block as it was */
   p[0] = malloc (8);
