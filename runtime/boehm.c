@@ -44,6 +44,13 @@ gc_self (void)
   return t;
 }
 
+/* The calling thread's record, the thread known to Boehm.  */
+struct mp_thread *
+mp_gc_self (void)
+{
+  return gc_self ();
+}
+
 /* Count BASE (NULL if the allocation failed), N bytes of SOURCE asked at
    SITE by T, called from RA.  */
 static inline __attribute__ ((always_inline)) void

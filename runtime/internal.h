@@ -372,6 +372,10 @@ void mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site,
 void mp_libc_setup (uint64_t seed);
 void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
                            void *p);
+struct mp_thread *mp_gc_self (void);
+
+/* control.c */
+extern mp_counter mp_compactions, mp_forced_majors;
 
 /* ---- init.c / config.c / report.c ------------------------------------- */
 

@@ -49,8 +49,10 @@ extern "C" {
    largest (seen at collections and now); heap_chunks counts Boehm's
    initial heap section and each growth of the heap; live_words and
    free_words are Boehm's own byte counts, in words (live_words includes
-   what was allocated since the last collection); the other fields are
-   zero in this version.  */
+   what was allocated since the last collection); compactions and
+   forced_major_collections count the calls of mp_compact and of
+   mp_major, mp_full_major and mp_compact (see there); the other fields
+   are zero in this version.  */
 struct mp_stat
 {
   double minor_words;
@@ -308,6 +310,30 @@ void mp_free_custom (void *p);
    returns once the callbacks under way in other threads are over; no
    callback starts after.  */
 int mp_memprof_stop (void);
+
+/* Collections, as OCaml's Gc.  Each delivers the callbacks due (the
+   tracker's, finalise_last's, alarms') before it returns.
+
+   mp_minor        ends the youth of every young block: a partial Boehm
+                   collection in incremental mode, else a full one
+                   (counted in major_collections too: Boehm has nothing
+                   smaller);
+   mp_major_slice  a slice of Boehm's incremental work
+                   (GC_collect_a_little); N is accepted for OCaml's sake
+                   and has no effect; returns 0;
+   mp_major        a full collection;
+   mp_full_major   a full collection, its finalisers, and a full
+                   collection again for what they leave;
+   mp_compact      a full collection that also returns free memory to the
+                   system (GC_gcollect_and_unmap): Boehm does not move
+                   blocks, this is what compacting means here.
+   mp_major, mp_full_major and mp_compact count in the stat record's
+   forced_major_collections, mp_compact in compactions.  */
+void mp_minor (void);
+long mp_major_slice (long n);
+void mp_major (void);
+void mp_full_major (void);
+void mp_compact (void);
 
 /* Finalisation, as OCaml's Gc.
 

@@ -61,6 +61,8 @@ mp_quick_stat (struct mp_stat *st)
   mp_counters (&st->minor_words, &st->promoted_words, &st->major_words);
   st->minor_collections = (long) mp_get_counter (&mp_minor_collections);
   st->major_collections = (long) mp_get_counter (&mp_major_collections);
+  st->compactions = (long) mp_get_counter (&mp_compactions);
+  st->forced_major_collections = (long) mp_get_counter (&mp_forced_majors);
   if (!mp_gc_started ())
     return;
   long heap = (long) (GC_get_heap_size () / sizeof (void *));
