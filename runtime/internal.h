@@ -73,8 +73,8 @@ struct mp_site_counts
 
 /* Sites are numbered from 1.  A thread's counters are one array indexed
    by site number, reserved for MP_MAX_SITES slots (the thread's record
-   included) and committed
-   MP_COMMIT_SITES at a time as sites get numbers (sites.c).  */
+   included) and committed MP_COMMIT_SITES at a time as sites get numbers
+   (sites.c).  */
 #define MP_MAX_SITES (1u << 20)
 #define MP_COMMIT_SITES (1u << 12)
 
