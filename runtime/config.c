@@ -1,61 +1,54 @@
-/* config.c -- the MEMPROF environment variable.
+/* config.c -- the MEMPROF environment variable (memprof.h documents
+   every key).
 
-   MEMPROF is a comma-separated list of KEY=VALUE items, as OCAMLRUNPARAM:
-
-     report=PATH   write the exit report to PATH instead of stderr;
-                   `stderr` means stderr, `none` turns the report off
-     v=N           OCaml's verbose flags (also `verbose`); 0x400, the
-                   default, puts the stat record in the exit report
-     sites=N       how many sites the report lists, largest first
-                   (default 20; 0 lists them all)
-     incremental=B Boehm's incremental (generational) marking, 0 or 1.
-                   Off by default: on binary-trees it made the program
-                   slower (bench/ measures it), and the generational
-                   accounting does not need it
-     sampling_rate=R  the report's sampling of allocated words, 0 to 1
-                   (default 1e-4; 0 turns it off)
-     callstack_size=N  frames kept per sampled call stack (default 16,
-                   at most MP_MAX_CALLSTACK)
-     stacks=N      how many call stacks each report section lists
-                   (default 5; 0 lists them all)
-
-   Numbers are decimal, 0x hex or 0 octal.  A bad item gets one warning
-   line naming it; the other items still apply and the program runs on.  */
+   MEMPROF is a comma-separated list of KEY=VALUE items, as
+   OCAMLRUNPARAM.  The report and sampling keys fill struct mp_config;
+   the collector's keys are the fields of the control record, found and
+   checked by control.c.  A bad item gets one warning line naming it; the
+   other items still apply and the program runs on.  */
 
 #include <errno.h>
-#include <stdarg.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
-struct mp_config mp_config = { NULL, 0x400, 20, 0, 1e-4, 16, 5 };
+struct mp_config mp_config = {
+  .report_path = NULL, .sites = 20, .sampling_rate = 1e-4,
+  .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
+  .init_heap_words = 0,
+};
 
-void
-mp_warn (const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  fputs ("memprof: ", stderr);
-  vfprintf (stderr, fmt, ap);
-  fputc ('\n', stderr);
-  va_end (ap);
-}
+/* The longest value a number may be written with.  */
+#define NUMBER_MAX 64
 
-/* Parse VALUE, LEN bytes, as an unsigned number into *OUT.  */
+/* Parse VALUE, LEN bytes, as an unsigned number, with an optional k, M
+   or G multiplier, into *OUT.  */
 static int
 parse_number (const char *value, size_t len, unsigned long *out)
 {
-  char buf[32];
-  if (len == 0 || len >= sizeof buf || value[0] == '-' || value[0] == '+')
+  char buf[NUMBER_MAX + 1];
+  if (len == 0 || len > NUMBER_MAX || value[0] == '-' || value[0] == '+'
+      || value[0] == ' ')
     return -1;
   memcpy (buf, value, len);
   buf[len] = '\0';
   char *end;
   errno = 0;
   unsigned long v = strtoul (buf, &end, 0);
-  if (errno != 0 || *end != '\0')
+  if (errno != 0 || end == buf)
     return -1;
-  *out = v;
+  int shift = 0;
+  switch (*end)
+    {
+    case 'k': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    default: break;
+    }
+  if (*end != '\0' || v > (ULONG_MAX >> shift))
+    return -1;
+  *out = v << shift;
   return 0;
 }
 
@@ -71,26 +64,19 @@ parse_bounded (const char *value, size_t len, unsigned long max,
   return 0;
 }
 
-/* Parse a 0 or 1.  */
-static int
-parse_flag (const char *value, size_t len, unsigned long *out)
-{
-  return parse_bounded (value, len, 1, out);
-}
-
 /* Parse a probability: a decimal number from 0 to 1.  */
 static int
 parse_rate (const char *value, size_t len, double *out)
 {
-  char buf[64];
-  if (len == 0 || len >= sizeof buf)
+  char buf[NUMBER_MAX + 1];
+  if (len == 0 || len > NUMBER_MAX)
     return -1;
   memcpy (buf, value, len);
   buf[len] = '\0';
   char *end;
   errno = 0;
   double v = strtod (buf, &end);
-  if (errno != 0 || *end != '\0' || !(v >= 0 && v <= 1))
+  if (errno != 0 || end == buf || *end != '\0' || !(v >= 0 && v <= 1))
     return -1;
   *out = v;
   return 0;
@@ -115,36 +101,99 @@ set_report (struct mp_config *cfg, const char *value, size_t len)
   return 0;
 }
 
-/* Apply one KEY=VALUE item; KLEN and VLEN are their lengths.  */
-static void
+static const struct { const char *name; unsigned bits; } section_names[] = {
+  { "stat", MP_SECTION_STAT }, { "alloc", MP_SECTION_ALLOC },
+  { "sites", MP_SECTION_SITES }, { "stacks", MP_SECTION_STACKS },
+  { "all", MP_SECTIONS_ALL }, { "none", 0 },
+};
+
+/* Parse a `+'-separated list of section names.  */
+static int
+set_sections (struct mp_config *cfg, const char *value, size_t len)
+{
+  unsigned bits = 0;
+  const char *end = value + len;
+  do
+    {
+      size_t n = strcspn (value, "+");
+      n = n < (size_t) (end - value) ? n : (size_t) (end - value);
+      size_t i = 0, count = sizeof section_names / sizeof section_names[0];
+      while (i < count && !(strlen (section_names[i].name) == n
+                            && memcmp (section_names[i].name, value, n) == 0))
+        i++;
+      if (i == count)
+        return -1;
+      bits |= section_names[i].bits;
+      value += n + 1;
+    }
+  while (value <= end);
+  cfg->sections = bits;
+  return 0;
+}
+
+/* A field of the control record.  */
+static int
+set_control (int field, const char *value, size_t len)
+{
+  unsigned long v;
+  if (parse_bounded (value, len, LONG_MAX, &v) != 0)
+    return -1;
+  return mp_control_preset (field, (long) v);
+}
+
+/* Apply KEY=VALUE, KLEN and VLEN bytes; -1 if VALUE is bad, -2 if KEY
+   is unknown.  */
+static int
 apply_item (struct mp_config *cfg, const char *key, size_t klen,
             const char *value, size_t vlen)
 {
 #define KEY_IS(name) (klen == strlen (name) && memcmp (key, name, klen) == 0)
-  int bad = 0;
   if (KEY_IS ("report"))
-    bad = set_report (cfg, value, vlen);
-  else if (KEY_IS ("v") || KEY_IS ("verbose"))
-    bad = parse_number (value, vlen, &cfg->verbose);
-  else if (KEY_IS ("sites"))
-    bad = parse_number (value, vlen, &cfg->sites);
-  else if (KEY_IS ("incremental"))
-    bad = parse_flag (value, vlen, &cfg->incremental);
-  else if (KEY_IS ("sampling_rate"))
-    bad = parse_rate (value, vlen, &cfg->sampling_rate);
-  else if (KEY_IS ("callstack_size"))
-    bad = parse_bounded (value, vlen, MP_MAX_CALLSTACK, &cfg->callstack_size);
-  else if (KEY_IS ("stacks"))
-    bad = parse_number (value, vlen, &cfg->stacks);
-  else
-    {
-      mp_warn ("MEMPROF: unknown key '%.*s' (ignored)", (int) klen, key);
-      return;
-    }
+    return set_report (cfg, value, vlen);
+  if (KEY_IS ("sections"))
+    return set_sections (cfg, value, vlen);
+  if (KEY_IS ("sites"))
+    return parse_number (value, vlen, &cfg->sites);
+  if (KEY_IS ("stacks"))
+    return parse_number (value, vlen, &cfg->stacks);
+  if (KEY_IS ("sampling_rate"))
+    return parse_rate (value, vlen, &cfg->sampling_rate);
+  if (KEY_IS ("callstack_size"))
+    return parse_bounded (value, vlen, MP_MAX_CALLSTACK, &cfg->callstack_size);
+  if (KEY_IS ("init_heap_size") || KEY_IS ("h"))
+    return parse_bounded (value, vlen, UINT64_C (1) << 40,
+                          &cfg->init_heap_words);
 #undef KEY_IS
-  if (bad)
-    mp_warn ("MEMPROF: bad value '%.*s' for '%.*s' (ignored)",
-             (int) vlen, value, (int) klen, key);
+  int field = mp_control_find (key, klen);
+  if (field < 0)
+    return -2;
+  return set_control (field, value, vlen);
+}
+
+/* Print TEXT, LEN bytes, into a warning readably: at most 64
+   characters, and no control character that would break the line.  */
+static const char *
+shown (const char *text, size_t len, char buf[72])
+{
+  size_t n = len > 64 ? 64 : len;
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (unsigned char) text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
+  strcpy (buf + n, len > n ? "..." : "");
+  return buf;
+}
+
+static void
+warn_item (const char *text, size_t len, const char *key, size_t klen,
+           int why)
+{
+  char a[72], b[72];
+  if (why == -2)
+    mp_warn ("MEMPROF: unknown key '%s' (ignored)", shown (key, klen, a));
+  else if (why == -1)
+    mp_warn ("MEMPROF: bad value '%s' for '%s' (ignored)",
+             shown (text, len, a), shown (key, klen, b));
+  else
+    mp_warn ("MEMPROF: '%s' has no value (ignored)", shown (text, len, a));
 }
 
 void
@@ -157,10 +206,14 @@ mp_config_parse (const char *text, struct mp_config *cfg)
       if (len == 0)
         ;                       /* an empty item: nothing to do */
       else if (eq == NULL)
-        mp_warn ("MEMPROF: '%.*s' has no value (ignored)", (int) len, text);
+        warn_item (text, len, NULL, 0, 0);
       else
-        apply_item (cfg, text, (size_t) (eq - text), eq + 1,
-                    len - (size_t) (eq - text) - 1);
+        {
+          size_t klen = (size_t) (eq - text), vlen = len - klen - 1;
+          int why = apply_item (cfg, text, klen, eq + 1, vlen);
+          if (why != 0)
+            warn_item (eq + 1, vlen, text, klen, why);
+        }
       text += len + (text[len] == ',');
     }
 }

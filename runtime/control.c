@@ -1,74 +1,286 @@
-/* control.c -- OCaml's Gc.minor, major_slice, major, full_major and
-   compact, on Boehm.
+/* control.c -- OCaml's Gc.control record on Boehm: mp_get and mp_set.
 
-   Boehm collects the whole heap at once unless its incremental mode is
-   on, so these map onto few calls: a minor collection must end the youth
-   of every young block, which any collection does (generations.c); in
-   incremental mode Boehm's partial collections do it, otherwise only a
-   full one.  A slice is GC_collect_a_little.  major and full_major force
-   a full collection, full_major runs the finalisers it found and
-   collects again what they left; compact also returns free memory to the
-   system.  Each of them then delivers the callbacks due (the tracker's,
-   finalise_last's, alarms'), as OCaml runs them before returning.  */
+   Each field is described once, in `fields': its names, its range, how
+   it reads and how it takes effect.  mp_set, MEMPROF's parser
+   (config.c) and the verbose messages all go through that table, so a
+   field cannot be checked one way and parsed another.
 
+   Most fields only need storing.  Those that reach Boehm (space_overhead,
+   incremental) take effect at once if Boehm is running, else when it
+   starts (mp_control_boehm_setup); stack_limit is the process's
+   RLIMIT_STACK; minor_heap_size, verbose and max_overhead are read by
+   the collector's callbacks and the allocation paths through atomics.  */
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/resource.h>
 #include "internal.h"
 
 #define GC_THREADS
 #include <gc.h>
 
-/* Compactions and full collections the program asked for: any thread,
-   atomically.  */
-mp_counter mp_compactions, mp_forced_majors;
+#define SIZE_MAX_WORDS (1L << 40)
+#define NO_STACK_LIMIT (1L << 60)   /* stack_limit's RLIM_INFINITY */
 
-MP_API void
-mp_minor (void)
+/* The settings, as mp_get shows them (but see the derived fields in
+   read_field).  Guarded by control_lock, like boehm_ready, which says
+   that mp_control_boehm_setup has applied them to a running Boehm.  */
+static pthread_mutex_t control_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mp_control current = {
+  .minor_heap_size = 0, .major_heap_increment = 15, .space_overhead = 0,
+  .verbose = MP_VERBOSE_EXIT_STAT, .max_overhead = MP_NEVER_COMPACT,
+  .stack_limit = 0, .allocation_policy = 2, .window_size = 1,
+  .custom_major_ratio = 44, .custom_minor_ratio = 100,
+  .custom_minor_max_size = 70000, .incremental = 0,
+};
+static int boehm_ready;
+
+/* What the hot paths read (internal.h); control_lock orders writers.  */
+_Atomic long mp_verbose = MP_VERBOSE_EXIT_STAT;
+_Atomic long mp_max_overhead = MP_NEVER_COMPACT;
+
+enum field_id
 {
-  struct mp_thread *t = mp_gc_self ();
-  uint64_t epoch = atomic_load (&mp_gc_epoch);
-  if (GC_is_incremental_mode ())
-    for (int i = 0; i < 1000 && atomic_load (&mp_gc_epoch) == epoch; i++)
-      GC_collect_a_little ();
-  if (atomic_load (&mp_gc_epoch) == epoch)
-    GC_gcollect ();
-  mp_deliver (t);
+  F_MINOR_HEAP_SIZE, F_MAJOR_HEAP_INCREMENT, F_SPACE_OVERHEAD, F_VERBOSE,
+  F_MAX_OVERHEAD, F_STACK_LIMIT, F_ALLOCATION_POLICY, F_WINDOW_SIZE,
+  F_CUSTOM_MAJOR_RATIO, F_CUSTOM_MINOR_RATIO, F_CUSTOM_MINOR_MAX_SIZE,
+  F_INCREMENTAL, F_COUNT
+};
+
+struct field
+{
+  const char *name;
+  char letter;                  /* OCAMLRUNPARAM's, or 0 */
+  long min, max;
+  size_t offset;                /* in struct mp_control */
+};
+
+#define FIELD(name, letter, min, max) \
+  { #name, letter, min, max, offsetof (struct mp_control, name) }
+
+static const struct field fields[F_COUNT] = {
+  FIELD (minor_heap_size, 's', 0, SIZE_MAX_WORDS),
+  FIELD (major_heap_increment, 'i', 0, SIZE_MAX_WORDS),
+  FIELD (space_overhead, 'o', 1, 1000000),
+  FIELD (verbose, 'v', 0, 0x1fff),
+  FIELD (max_overhead, 'O', 0, MP_NEVER_COMPACT),
+  FIELD (stack_limit, 'l', 1, NO_STACK_LIMIT),
+  FIELD (allocation_policy, 'a', 0, 2),
+  FIELD (window_size, 'w', 1, 50),
+  FIELD (custom_major_ratio, 'M', 1, 1000000),
+  FIELD (custom_minor_ratio, 'm', 1, 1000000),
+  FIELD (custom_minor_max_size, 'n', 0, SIZE_MAX_WORDS),
+  FIELD (incremental, 0, 0, 1),
+};
+
+static long *
+slot (struct mp_control *c, int f)
+{
+  return (long *) ((char *) c + fields[f].offset);
 }
 
-MP_API long
-mp_major_slice (long n)
+static long
+get (const struct mp_control *c, int f)
 {
-  (void) n;                     /* Boehm's slices have their own size */
-  struct mp_thread *t = mp_gc_self ();
-  GC_collect_a_little ();
-  mp_deliver (t);
+  return *slot ((struct mp_control *) c, f);
+}
+
+/* Boehm's free-space divisor for SPACE_OVERHEAD percent, and back: D
+   lets about 2/D of the heap be allocated between collections.  */
+static GC_word
+divisor_for (long overhead)
+{
+  long d = (200 + overhead / 2) / overhead;
+  return d < 1 ? 1 : (GC_word) d;
+}
+
+static long
+stack_limit_now (void)
+{
+  struct rlimit r;
+  if (getrlimit (RLIMIT_STACK, &r) != 0 || r.rlim_cur == RLIM_INFINITY
+      || r.rlim_cur / sizeof (void *) >= (rlim_t) NO_STACK_LIMIT)
+    return NO_STACK_LIMIT;
+  return (long) (r.rlim_cur / sizeof (void *));
+}
+
+/* Field F as mp_get shows it, under control_lock: the fields that live
+   outside memprof are read where they live.  */
+static long
+read_field (int f)
+{
+  switch (f)
+    {
+    case F_SPACE_OVERHEAD:
+      {
+        GC_word d = GC_get_free_space_divisor ();
+        long o = current.space_overhead;
+        if (o && (!boehm_ready || divisor_for (o) == d))
+          return o;
+        return (long) ((200 + d / 2) / d);
+      }
+    case F_STACK_LIMIT:
+      return stack_limit_now ();
+    case F_INCREMENTAL:
+      return boehm_ready ? GC_is_incremental_mode () : current.incremental;
+    default:
+      return get (&current, f);
+    }
+}
+
+/* Whether V is a value field F can take now, under control_lock.  */
+static int
+acceptable (int f, long v)
+{
+  if (v < fields[f].min || v > fields[f].max)
+    return 0;
+  switch (f)
+    {
+    case F_MINOR_HEAP_SIZE:
+      return v == 0 || v >= MP_MIN_MINOR_HEAP;
+    case F_INCREMENTAL:         /* Boehm cannot switch it off */
+      return v == 1 || read_field (F_INCREMENTAL) == 0;
+    case F_STACK_LIMIT:
+      {
+        struct rlimit r;
+        return getrlimit (RLIMIT_STACK, &r) == 0
+               && (r.rlim_max == RLIM_INFINITY
+                   || (v < NO_STACK_LIMIT
+                       && (rlim_t) v <= r.rlim_max / sizeof (void *)));
+      }
+    default:
+      return 1;
+    }
+}
+
+static void
+set_stack_limit (long v)
+{
+  struct rlimit r;
+  getrlimit (RLIMIT_STACK, &r);
+  r.rlim_cur = v == NO_STACK_LIMIT ? RLIM_INFINITY
+                                   : (rlim_t) v * sizeof (void *);
+  if (setrlimit (RLIMIT_STACK, &r) != 0)
+    mp_warn ("cannot set the stack limit: %s", strerror (errno));
+}
+
+/* Make field F V, under control_lock; acceptable (F, V) holds.  */
+static void
+apply (int f, long v)
+{
+  *slot (&current, f) = v;
+  switch (f)
+    {
+    case F_MINOR_HEAP_SIZE:
+      mp_young_set_budget ((uint64_t) v);
+      break;
+    case F_SPACE_OVERHEAD:
+      if (boehm_ready)
+        GC_set_free_space_divisor (divisor_for (v));
+      break;
+    case F_VERBOSE:
+      atomic_store (&mp_verbose, v);
+      break;
+    case F_MAX_OVERHEAD:
+      atomic_store (&mp_max_overhead, v);
+      break;
+    case F_STACK_LIMIT:
+      set_stack_limit (v);
+      break;
+    case F_INCREMENTAL:
+      if (boehm_ready && v && !GC_is_incremental_mode ())
+        GC_enable_incremental ();
+      break;
+    default:
+      break;
+    }
+}
+
+MP_API void
+mp_get (struct mp_control *c)
+{
+  mp_init ();
+  pthread_mutex_lock (&control_lock);
+  for (int f = 0; f < F_COUNT; f++)
+    *slot (c, f) = read_field (f);
+  pthread_mutex_unlock (&control_lock);
+}
+
+/* The verbose flag first, so that the messages of this call follow it,
+   as OCaml's Gc.set does.  */
+MP_API int
+mp_set (const struct mp_control *c)
+{
+  mp_init ();
+  if (c == NULL)
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  pthread_mutex_lock (&control_lock);
+  for (int f = 0; f < F_COUNT; f++)
+    if (!acceptable (f, get (c, f)))
+      {
+        pthread_mutex_unlock (&control_lock);
+        errno = EINVAL;
+        return -1;
+      }
+  apply (F_VERBOSE, c->verbose);
+  for (int f = 0; f < F_COUNT; f++)
+    {
+      long v = get (c, f);
+      if (f == F_VERBOSE || v == read_field (f))
+        continue;
+      apply (f, v);
+      mp_gc_message (MP_VERBOSE_PARAMS, "new %s: %ld", fields[f].name, v);
+    }
+  pthread_mutex_unlock (&control_lock);
   return 0;
 }
 
-MP_API void
-mp_major (void)
+/* MEMPROF's names: the field called KEY (LEN bytes, a long name or
+   OCaml's letter), or -1.  */
+int
+mp_control_find (const char *key, size_t len)
 {
-  struct mp_thread *t = mp_gc_self ();
-  atomic_fetch_add (&mp_forced_majors, 1);
-  GC_gcollect ();
-  mp_deliver (t);
+  for (int f = 0; f < F_COUNT; f++)
+    if ((len == 1 && fields[f].letter == key[0])
+        || (strlen (fields[f].name) == len
+            && memcmp (fields[f].name, key, len) == 0))
+      return f;
+  return -1;
 }
 
-MP_API void
-mp_full_major (void)
+/* Set field F to V from MEMPROF, silently; -1 if V is out of range.  */
+int
+mp_control_preset (int f, long v)
 {
-  struct mp_thread *t = mp_gc_self ();
-  atomic_fetch_add (&mp_forced_majors, 1);
-  GC_gcollect ();
-  GC_invoke_finalizers ();
-  GC_gcollect ();
-  mp_deliver (t);
+  pthread_mutex_lock (&control_lock);
+  int ok = acceptable (f, v);
+  if (ok)
+    apply (f, v);
+  pthread_mutex_unlock (&control_lock);
+  return ok ? 0 : -1;
 }
 
-MP_API void
-mp_compact (void)
+/* Boehm has just started (generations.c): give it the settings that
+   wait for it.  */
+void
+mp_control_boehm_setup (void)
 {
-  struct mp_thread *t = mp_gc_self ();
-  atomic_fetch_add (&mp_forced_majors, 1);
-  atomic_fetch_add (&mp_compactions, 1);
-  GC_gcollect_and_unmap ();
-  mp_deliver (t);
+  pthread_mutex_lock (&control_lock);
+  boehm_ready = 1;
+  if (current.incremental)
+    GC_enable_incremental ();
+  if (current.space_overhead)
+    GC_set_free_space_divisor (divisor_for (current.space_overhead));
+  size_t want = mp_config.init_heap_words * sizeof (void *);
+  size_t have = GC_get_heap_size ();
+  if (want > have && !GC_expand_hp (want - have))
+    mp_warn ("cannot grow the heap to init_heap_size (%lu words)",
+             mp_config.init_heap_words);
+  pthread_mutex_unlock (&control_lock);
 }

@@ -136,6 +136,9 @@ run_ready (void)
   if (me == 0)
     me = ++runs;                /* 0 means no run */
   runner = me;
+  int called = ready != NULL;
+  if (called)
+    mp_gc_message (MP_VERBOSE_FINALISE, "calling finalisation functions");
   while (ready && runner == me)
     {
       struct ready r = *ready;
@@ -149,6 +152,8 @@ run_ready (void)
   if (runner == me)
     runner = 0;                 /* else a release handed the rest on */
   pthread_mutex_unlock (&lock);
+  if (called)
+    mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
 }
 
 /* Boehm's finaliser for every object with mp_finalise calls.  */
@@ -373,6 +378,7 @@ mp_finalise_deliver (void)
     return;
   if (GC_should_invoke_finalizers () == 0)
     run_ready ();               /* once Boehm has found them all */
+  int called = 0;
   for (;;)
     {
       pthread_mutex_lock (&lock);
@@ -388,6 +394,8 @@ mp_finalise_deliver (void)
       pthread_mutex_unlock (&lock);
       if (w == NULL)
         break;
+      if (call && !called++)
+        mp_gc_message (MP_VERBOSE_FINALISE, "calling finalisation functions");
       if (call)
         w->fn (w->data);
       if (dead_alarm)
@@ -397,5 +405,7 @@ mp_finalise_deliver (void)
       else
         GC_free (w);
     }
+  if (called)
+    mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
   atomic_store (&delivering, 0);
 }

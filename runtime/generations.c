@@ -32,7 +32,15 @@
 
    Entries: bits 0-3 epoch mod 16 (Boehm objects are 16-byte aligned),
    bits 4-47 the address, bits 48-63 the size in words (at most
-   MP_MAX_YOUNG_WOSIZE).  0 is a tombstone for a block freed while young. */
+   MP_MAX_YOUNG_WOSIZE).  An entry with address 0 is a tombstone for a
+   block freed while young; it keeps the block's words for the minor
+   heap budget.
+
+   The minor heap budget (control record's minor_heap_size) is counted
+   from the log too, so that it costs nothing while it is off: the log's
+   `limit' sends an append to the slow path early enough to see the
+   young words of the thread reach the budget, exactly, and then run a
+   minor collection.  */
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -46,6 +54,13 @@
 #include <gc/gc_mark.h>
 
 #define FORGET_WINDOW 512
+
+/* Whether entry V is a block's, not a tombstone.  */
+static inline int
+live_entry (uint64_t v)
+{
+  return (v & MP_ADDR_MASK) != 0;
+}
 
 /* Collections completed (see internal.h).  The collector is the only
    writer, under the GC lock with the world stopped.  */
@@ -151,7 +166,7 @@ dedup_build (struct dedup *d)
       for (size_t i = first; i < n; i++)
         {
           uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-          if (v != 0)
+          if (live_entry (v))
             dedup_note (d, &t->young, i, v & MP_ADDR_MASK);
         }
     }
@@ -200,7 +215,7 @@ survivors (const uint64_t *from, const uint64_t *to, uint64_t epoch)
   for (const uint64_t *p = from; p < to; p++)
     {
       uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
-      if (v != 0 && survived (v, epoch))
+      if (live_entry (v) && survived (v, epoch))
         promoted += v >> MP_WORDS_SHIFT;
     }
   return promoted;
@@ -215,7 +230,7 @@ kept_survivors (const struct mp_young *y, const uint64_t *e, size_t i,
   for (; i < n; i++)
     {
       uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      if (v != 0 && dedup_kept (keep, y, i, v) && survived (v, epoch))
+      if (live_entry (v) && dedup_kept (keep, y, i, v) && survived (v, epoch))
         promoted += v >> MP_WORDS_SHIFT;
     }
   return promoted;
@@ -251,6 +266,9 @@ end_of_marking (void)
     dedup_free (k);
   mp_add (&mp_promoted_words, (int64_t) promoted);
   mp_add (&mp_minor_collections, 1);
+  mp_gc_message (MP_VERBOSE_MINOR, "minor collection %ld: %lu words promoted",
+                 (long) mp_get_counter (&mp_minor_collections),
+                 (unsigned long) promoted);
   last_was_full = full_pending;
   if (full_pending)
     mp_add (&mp_major_collections, 1);
@@ -259,6 +277,39 @@ end_of_marking (void)
   if (heap > mp_get_counter (&mp_top_heap_bytes))
     atomic_store_explicit (&mp_top_heap_bytes, heap, memory_order_relaxed);
   atomic_store_explicit (&mp_gc_epoch, epoch + 1, memory_order_release);
+}
+
+/* The heap's mapped size when last looked at, for the verbose messages
+   of its growth and shrinking: a growth of the heap is told at once (by
+   on_heap_resize), Boehm's mapping free blocks again and unmapping them
+   at the next look (each collection, each compaction).  The collector
+   and mp_compact write it.  */
+static _Atomic size_t heap_seen;
+
+void
+mp_heap_note_size (void)
+{
+  size_t now = GC_get_heap_size ();
+  size_t before = atomic_exchange (&heap_seen, now);
+  if (now > before)     /* Boehm mapped free blocks again */
+    mp_gc_message (MP_VERBOSE_HEAP, "growing heap to %zu KiB", now >> 10);
+  else if (now < before)
+    mp_gc_message (MP_VERBOSE_HEAP, "shrinking heap to %zu KiB", now >> 10);
+}
+
+/* After a full collection: the heap's overhead, free words in percent of
+   used words, against max_overhead (OCaml's compaction trigger).  */
+static void
+check_overhead (void)
+{
+  size_t heap = GC_get_heap_size (), free_bytes = GC_get_free_bytes ();
+  size_t used = heap > free_bytes + sizeof (void *)
+                ? heap - free_bytes : sizeof (void *);     /* never 0 */
+  unsigned long overhead = (unsigned long) (100.0 * free_bytes / used);
+  mp_gc_message (MP_VERBOSE_OVERHEAD, "estimated overhead: %lu%%", overhead);
+  long max = atomic_load_explicit (&mp_max_overhead, memory_order_relaxed);
+  if (max < MP_NEVER_COMPACT && overhead > (unsigned long) max)
+    mp_compact_soon ();
 }
 
 static void
@@ -270,6 +321,9 @@ on_collection_event (GC_EventType event)
     {
       mp_tracked_after_reclaim ();
       mp_finalise_after_reclaim (last_was_full);
+      mp_heap_note_size ();
+      if (last_was_full)
+        check_overhead ();
     }
   if (chained_event)
     chained_event (event);
@@ -282,6 +336,8 @@ static void
 on_full_collection (void)
 {
   full_pending = 1;
+  mp_gc_message (MP_VERBOSE_MAJOR, "starting a major GC cycle (collection %ld)",
+                 (long) mp_get_counter (&mp_major_collections) + 1);
   if (chained_start)
     chained_start ();
 }
@@ -290,6 +346,9 @@ static void
 on_heap_resize (GC_word new_size)
 {
   mp_add (&mp_heap_chunks, 1);
+  atomic_store (&heap_seen, GC_get_heap_size ());
+  mp_gc_message (MP_VERBOSE_HEAP, "growing heap to %lu KiB",
+                 (unsigned long) (new_size >> 10));
   if (chained_resize)
     chained_resize (new_size);
 }
@@ -341,11 +400,11 @@ setup (void)
      parallel markers), which it cannot switch on under a running
      allocation.  */
   GC_allow_register_threads ();
-  if (mp_config.incremental)
-    GC_enable_incremental ();
   hook_callbacks ();
   /* Boehm's initial heap was made by GC_init, before we could see it.  */
   mp_add (&mp_heap_chunks, 1);
+  atomic_store (&heap_seen, GC_get_heap_size ());
+  mp_control_boehm_setup ();
   atomic_store_explicit (&started, 1, memory_order_release);
 }
 
@@ -363,7 +422,8 @@ mp_gc_setup (void)
 static void
 set_limit (struct mp_young *y)
 {
-  y->limit = y->index ? 0 : y->capacity;
+  size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
+  y->limit = y->index ? 0 : check < y->capacity ? check : y->capacity;
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -381,6 +441,7 @@ make_room (void *arg)
   atomic_store_explicit (&y->count, n - done, memory_order_relaxed);
   atomic_store_explicit (&y->done, 0, memory_order_relaxed);
   y->dropped += done;
+  set_limit (y);
   if (n - done < y->capacity)
     return NULL;
   size_t cap = y->capacity ? y->capacity * 2 : 4096;
@@ -461,7 +522,7 @@ index_build (struct mp_young *y, uint64_t epoch)
   for (size_t i = done; i < n; i++)
     {
       uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      if (v != 0)
+      if (live_entry (v))
         index_put (y->index, v & MP_ADDR_MASK, y->dropped + i);
     }
   return 0;
@@ -499,6 +560,8 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
   if (y->index != NULL)
     index_add (y, n, epoch);
+  if (y->dropped + n >= y->check_at || !mp_young_budget_seen (t))
+    mp_young_budget_check (t);
 }
 
 /* Drop entry I of Y if it is BASE's, logged in EPOCH; 1 if it was.  */
@@ -512,7 +575,8 @@ drop_entry (struct mp_young *y, size_t i, uintptr_t base, uint64_t epoch)
   if ((v & MP_ADDR_MASK) != base
       || (v & MP_EPOCH_MASK) != (epoch & MP_EPOCH_MASK))
     return 0;
-  __atomic_store_n (&e[i], 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&e[i], v & ~(MP_ADDR_MASK | MP_EPOCH_MASK),
+                    __ATOMIC_RELAXED);
   return 1;
 }
 
@@ -555,4 +619,107 @@ mp_young_forget (struct mp_thread *t, void *base)
   if (stop > done && forget_indexed (y, (uintptr_t) base, epoch))
     return;
   atomic_store (&freed_unfound, 1);
+}
+
+/* ---- the minor heap budget ------------------------------------------- */
+
+/* Young words a thread may allocate between collections, 0 for no limit
+   (control.c's minor_heap_size), and its generation: each change bumps
+   it, and a thread that has not seen the latest checks its log.  */
+static _Atomic uint64_t budget;
+_Atomic unsigned mp_budget_gen;
+
+void
+mp_young_set_budget (uint64_t words)
+{
+  atomic_store (&budget, words);
+  atomic_fetch_add (&mp_budget_gen, 1);
+  mp_sample_prompt ();          /* every thread to its slow path */
+}
+
+/* Add the words of T's entries logged since the last look to its count
+   for the current epoch.  */
+static void
+budget_sum (struct mp_young *y)
+{
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  if (y->budget_epoch != epoch)
+    {
+      y->budget_epoch = epoch;
+      y->budget_words = 0;
+      if (y->summed < y->dropped + done)
+        y->summed = y->dropped + done;  /* the rest came before it */
+    }
+  if (y->summed < y->dropped)
+    y->summed = y->dropped;
+  for (size_t i = y->summed - y->dropped; i < n; i++)
+    y->budget_words += __atomic_load_n (&e[i], __ATOMIC_RELAXED)
+                       >> MP_WORDS_SHIFT;
+  y->summed = y->dropped + n;
+}
+
+/* A thread takes over record T, maybe of a thread that exited: the
+   young words of that thread are not its own.  */
+void
+mp_young_claim (struct mp_thread *t)
+{
+  struct mp_young *y = &t->young;
+  y->budget_epoch = atomic_load (&mp_gc_epoch);
+  y->budget_words = 0;
+  y->summed = y->dropped + atomic_load_explicit (&y->count,
+                                                 memory_order_relaxed);
+}
+
+/* The owner's look at its budget: run a minor collection once the young
+   words since the last collection reach it, and choose the next look so
+   that no append before it can reach it (each adds at most
+   MP_MAX_YOUNG_WOSIZE words).  */
+void
+mp_young_budget_check (struct mp_thread *t)
+{
+  struct mp_young *y = &t->young;
+  y->budget_gen = atomic_load (&mp_budget_gen);
+  uint64_t b = atomic_load (&budget);
+  if (b == 0)
+    y->check_at = SIZE_MAX;
+  else
+    {
+      budget_sum (y);
+      if (y->budget_words >= b)
+        {
+          mp_collect_minor ();
+          budget_sum (y);
+        }
+      /* The next append is at position `summed'.  */
+      uint64_t left = y->budget_words < b ? b - y->budget_words : 1;
+      y->check_at = y->summed + (left - 1) / MP_MAX_YOUNG_WOSIZE;
+    }
+  set_limit (y);
+}
+
+/* ---- for mp_stat (heap.c) -------------------------------------------- */
+
+void
+mp_young_unmarked (uint64_t *blocks, uint64_t *words)
+{
+  *blocks = *words = 0;
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    {
+      size_t i;
+      uint64_t *e;
+      size_t n = undecided (&t->young, &i, &e);
+      for (; i < n; i++)
+        {
+          uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+          if (live_entry (v)
+              && !GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK)))
+            {
+              ++*blocks;
+              *words += v >> MP_WORDS_SHIFT;
+            }
+        }
+    }
 }

@@ -107,6 +107,14 @@ struct mp_young
                                     from the front, ever; entry i is the
                                     (dropped + i)th logged */
   struct young_index *index;     /* owner only: see generations.c */
+
+  /* The minor heap budget (control.c's minor_heap_size), owner only:
+     the words of entries logged in epoch `budget_epoch', summed through
+     absolute position `summed'; the next look comes at absolute position
+     `check_at' (SIZE_MAX: none), when the budget is `budget_gen'.  */
+  uint64_t budget_words, budget_epoch;
+  size_t summed, check_at;
+  unsigned budget_gen;
 };
 
 /* A thread's record.  It takes the first MP_RECORD_SLOTS slots of the
@@ -269,6 +277,32 @@ mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 }
 void mp_young_forget (struct mp_thread *t, void *base);
 
+/* The minor heap budget: mp_young_set_budget sets it for every thread;
+   a thread sees it at its next log slow path or sampling slow path
+   (mp_young_budget_seen tells if it has).  */
+extern _Atomic unsigned mp_budget_gen;
+void mp_young_set_budget (uint64_t words);
+void mp_young_budget_check (struct mp_thread *t);
+void mp_young_claim (struct mp_thread *t);
+
+static inline int
+mp_young_budget_seen (const struct mp_thread *t)
+{
+  return t->young.budget_gen
+         == atomic_load_explicit (&mp_budget_gen, memory_order_relaxed);
+}
+
+/* Young blocks logged since the last collection and not marked, with
+   their words: the part of the live heap Boehm's mark bits miss.  Under
+   the GC lock.  */
+void mp_young_unmarked (uint64_t *blocks, uint64_t *words);
+
+/* Note the heap's size now: a verbose message if it shrank.  */
+void mp_heap_note_size (void);
+
+/* heap.c: mp_stat's walk of Boehm's heap.  */
+void mp_heap_walk (struct mp_stat *st);
+
 /* ---- sample.c --------------------------------------------------------- */
 
 /* A per-process random key, set once by mp_init before any thread
@@ -374,23 +408,47 @@ void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
                            void *p);
 struct mp_thread *mp_gc_self (void);
 
-/* control.c */
+/* collect.c */
 extern mp_counter mp_compactions, mp_forced_majors;
+void mp_collect_minor (void);
+void mp_compact_soon (void);
+void mp_compact_if_due (void);
+
+/* control.c: the control record.  The flags of verbose, and
+   max_overhead, for the collector's callbacks; any thread reads them.  */
+#define MP_NEVER_COMPACT 1000000L
+#define MP_MIN_MINOR_HEAP 4096L
+extern _Atomic long mp_verbose, mp_max_overhead;
+int mp_control_find (const char *key, size_t len);
+int mp_control_preset (int field, long value);
+void mp_control_boehm_setup (void);
+
+/* messages.c: print a GC message if FLAG is among the verbose flags.  */
+void mp_gc_message (long flag, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
 
 /* ---- init.c / config.c / report.c ------------------------------------- */
 
 void mp_init (void);
 
-/* Settings from MEMPROF; written once by mp_init, read-only after.  */
+/* The report's sections (MEMPROF's sections=).  */
+enum
+{
+  MP_SECTION_STAT = 1, MP_SECTION_ALLOC = 2, MP_SECTION_SITES = 4,
+  MP_SECTION_STACKS = 8, MP_SECTIONS_ALL = 15
+};
+
+/* Settings from MEMPROF, but for the control record's (control.c);
+   written once by mp_init, read-only after.  */
 struct mp_config
 {
   char *report_path;     /* NULL: stderr; "" : no report */
-  unsigned long verbose; /* OCaml's v flags; 0x400: stat record at exit */
   unsigned long sites;   /* per-site lines in the report; 0: all */
-  unsigned long incremental;  /* 1: Boehm's incremental marking */
   double sampling_rate;  /* the report's sampling; 0: off */
   unsigned long callstack_size;  /* frames per sampled call stack */
   unsigned long stacks;  /* call stacks in each report section; 0: all */
+  unsigned sections;     /* MP_SECTION_* bits */
+  unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
 };
 extern struct mp_config mp_config;
 

@@ -45,14 +45,49 @@ extern "C" {
 
    minor_collections counts every Boehm collection (a full collection
    begins with a minor one, as in OCaml), major_collections the full ones.
-   heap_words and top_heap_words are Boehm's heap size now and at its
-   largest (seen at collections and now); heap_chunks counts Boehm's
-   initial heap section and each growth of the heap; live_words and
-   free_words are Boehm's own byte counts, in words (live_words includes
-   what was allocated since the last collection); compactions and
-   forced_major_collections count the calls of mp_compact and of
-   mp_major, mp_full_major and mp_compact (see there); the other fields
-   are zero in this version.  */
+
+   The heap fields describe Boehm's heap, which is made of heap blocks
+   (multiples of 4 KiB): a used heap block holds objects of one size, a
+   free one holds nothing.  Where OCaml's meaning cannot carry over, the
+   difference is said.
+   heap_words      the heap mapped now (Boehm's GC_get_heap_size); free
+                   memory returned to the system (mp_compact) is not in it;
+   top_heap_words  the largest heap_words seen (at collections and now);
+   heap_chunks     heap sections: Boehm's initial one and one per growth;
+   live_words, live_blocks
+                   the objects Boehm's last collection marked (reachable
+                   then, uncollectable objects included), walked through
+                   Boehm's mark bits, plus the young blocks allocated by
+                   instrumented calls since then.  OCaml counts every block
+                   not on a free list; Boehm's free lists are not visible,
+                   so unreachable blocks that the collector has not yet
+                   found are not live here.  Objects waiting in a thread's
+                   free-list cache were marked too and count (the
+                   collector's slack: at most some hundreds per thread), as
+                   do objects freed with GC_free since the last collection.
+                   Words of marked objects are Boehm's sizes (rounded to
+                   its 16-byte granule); blocks allocated since the last
+                   collection in a larger size (over MP_MAX_YOUNG_WOSIZE
+                   words) or by code built without the plugin count from
+                   the next collection on.  In incremental mode, during
+                   a collection, the marks are those of its marking so
+                   far;
+   free_words      words in free heap blocks that are mapped (a used heap
+                   block's free objects are not counted: see live_words);
+   free_blocks, largest_free
+                   free heap blocks, and the largest, in words; unlike
+                   free_words these include free blocks unmapped by
+                   mp_compact, which Boehm maps again when it needs them;
+   fragments       words lost in used heap blocks: the tail of a block
+                   that its objects do not fill, and the rounding of a
+                   large object to whole blocks;
+   compactions     calls of mp_compact, and compactions max_overhead
+                   triggered;
+   stack_size      words of the calling thread's stack in use;
+   forced_major_collections
+                   calls of mp_major, mp_full_major and mp_compact.
+   So live_words + free_words <= heap_words, and top_heap_words >=
+   heap_words.  */
 struct mp_stat
 {
   double minor_words;
@@ -74,9 +109,12 @@ struct mp_stat
   long forced_major_collections;
 };
 
-/* Fill *st.  mp_stat may ask Boehm about its heap; mp_quick_stat does
-   not, and leaves live_words, live_blocks, free_words, free_blocks,
-   largest_free and fragments at zero, as OCaml's quick_stat does.  */
+/* Fill *st.  mp_stat walks Boehm's heap (under its lock, stopping any
+   thread that wants to allocate in Boehm: some milliseconds for a heap of
+   100 MB); mp_quick_stat does not, and leaves live_words, live_blocks,
+   free_words, free_blocks, largest_free and fragments at zero, as OCaml's
+   quick_stat does.  Before the program's first GC allocation the heap
+   fields are all zero.  */
 void mp_stat (struct mp_stat *st);
 void mp_quick_stat (struct mp_stat *st);
 
@@ -324,9 +362,11 @@ int mp_memprof_stop (void);
    mp_major        a full collection;
    mp_full_major   a full collection, its finalisers, and a full
                    collection again for what they leave;
-   mp_compact      a full collection that also returns free memory to the
-                   system (GC_gcollect_and_unmap): Boehm does not move
-                   blocks, this is what compacting means here.
+   mp_compact      two full collections, the second returning the free
+                   memory to the system (GC_gcollect_and_unmap, which
+                   unmaps the blocks that were free before it): Boehm
+                   does not move blocks, this is what compacting means
+                   here.  heap_words falls by what was given back.
    mp_major, mp_full_major and mp_compact count in the stat record's
    forced_major_collections, mp_compact in compactions.  */
 void mp_minor (void);
@@ -334,6 +374,99 @@ long mp_major_slice (long n);
 void mp_major (void);
 void mp_full_major (void);
 void mp_compact (void);
+
+/* The control record: OCaml's Gc.control, read with mp_get and changed
+   with mp_set.  Sizes are in words.  What each field does on Boehm:
+
+   minor_heap_size   the young-words budget of a thread (OCaml 5's minor
+                     heap is per domain): once a thread has allocated this
+                     many young words since the last collection, it runs a
+                     minor collection (see mp_minor), at the allocation
+                     that reached the budget, so that block is promoted if
+                     it is still held.  0, the default, sets no budget:
+                     collections happen when Boehm decides.  0 or 4096 to
+                     2^40;
+   major_heap_increment  accepted, no effect: Boehm chooses how much its
+                     heap grows.  0 to 2^40 (OCaml: at most 1000 is a
+                     percentage of the heap, more is words); default 15;
+   space_overhead    Boehm's free-space divisor D, which lets about
+                     2/D of the heap be allocated between collections:
+                     D = 200 / space_overhead, rounded, at least 1.  Read
+                     back, it is the value set, or 200 / D if the divisor
+                     was set some other way.  1 to 1000000; default from
+                     Boehm's divisor (3: 67);
+   verbose           the messages printed on stderr, each a line starting
+                     with `memprof: ' (see MP_VERBOSE_*).  0 to 0x1fff;
+                     default 0x400;
+   max_overhead      when the free words of the heap exceed this percentage
+                     of its used words at the end of a full collection,
+                     memprof compacts the heap (as mp_compact, at the next
+                     allocation of some thread).  0 compacts after every
+                     full collection, 1000000 (the default) never.  0 to
+                     1000000;
+   stack_limit       the main thread's stack limit (RLIMIT_STACK's soft
+                     limit), in words; setting it above the hard limit
+                     fails.  1 to 2^60, where 2^60 means no limit
+                     (RLIM_INFINITY);
+   allocation_policy accepted, no effect: Boehm allocates heap blocks best
+                     fit from free lists by size, which is policy 2, the
+                     default.  0 to 2;
+   window_size       accepted, no effect (Boehm has no smoothing of major
+                     slices).  1 to 50; default 1;
+   custom_major_ratio, custom_minor_ratio, custom_minor_max_size
+                     accepted, no effect: mp_alloc_custom memory is freed
+                     by mp_free_custom, never by the collector, so
+                     collecting sooner would not release it.  Ratios 1 to
+                     1000000 (defaults 44 and 100), the size 0 to 2^40
+                     bytes (default 70000);
+   incremental       Boehm's incremental (generational) marking: 0 or 1.
+                     Boehm cannot switch it off once on, so setting 0 then
+                     fails.  Off by default: it made binary-trees slower.
+
+   mp_get fills *C with the settings now.  mp_set (C) checks every field
+   of *C, then applies them all and returns 0, or changes nothing and
+   returns -1 with errno EINVAL if one is out of range (or NULL).  */
+struct mp_control
+{
+  long minor_heap_size;
+  long major_heap_increment;
+  long space_overhead;
+  long verbose;
+  long max_overhead;
+  long stack_limit;
+  long allocation_policy;
+  long window_size;
+  long custom_major_ratio;
+  long custom_minor_ratio;
+  long custom_minor_max_size;
+  long incremental;
+};
+
+void mp_get (struct mp_control *c);
+int mp_set (const struct mp_control *c);
+
+/* The verbose flags, in the spirit of OCaml's.  Each message is one line
+   on stderr.  */
+#define MP_VERBOSE_MAJOR      0x001  /* "starting a major GC cycle (collection N)" */
+#define MP_VERBOSE_MINOR      0x002  /* "minor collection N: W words promoted",
+                                        and "major slice" */
+#define MP_VERBOSE_HEAP       0x004  /* "growing heap to N KiB",
+                                        "shrinking heap to N KiB" */
+#define MP_VERBOSE_COMPACTION 0x010  /* "compacting heap (N KiB)",
+                                        "compaction done (N KiB)" */
+#define MP_VERBOSE_PARAMS     0x020  /* "new FIELD: VALUE", for each field
+                                        mp_set changes */
+#define MP_VERBOSE_OVERHEAD   0x200  /* "estimated overhead: N%" after each
+                                        full collection, against
+                                        max_overhead */
+#define MP_VERBOSE_FINALISE   0x080  /* "calling finalisation functions",
+                                        "done calling finalisation
+                                        functions" */
+#define MP_VERBOSE_EXIT_STAT  0x400  /* the stat record in the exit report */
+/* OCaml's other flags name things Boehm and C do not have: 0x008 (stack
+   and table resizing), 0x040 (slice size computation), 0x100 (library
+   search), 0x800 and 0x1000 (debugging, address space).  They are
+   accepted and print nothing.  */
 
 /* Finalisation, as OCaml's Gc.
 
@@ -368,6 +501,43 @@ void mp_finalise_release (void);
 struct mp_alarm;
 struct mp_alarm *mp_create_alarm (void (*fn) (void *data), void *data);
 void mp_delete_alarm (struct mp_alarm *alarm);
+
+/* Configuration: the MEMPROF environment variable, read at start-up, a
+   comma-separated list of KEY=VALUE items like OCAMLRUNPARAM:
+       MEMPROF=sampling_rate=1e-3,callstack_size=64,v=0x400,report=prof.txt
+
+   Numbers are decimal, 0x hexadecimal or 0 octal, and may end in k, M or
+   G (times 2^10, 2^20, 2^30), as in OCAMLRUNPARAM.
+
+   The report:
+     report=PATH        where the exit report goes: a file, `stderr' (the
+                        default) or `none'
+     sections=LIST      the report's sections, joined by `+': stat (the
+                        stat record, also needs verbose's 0x400), alloc
+                        (allocator statistics), sites, stacks (call
+                        stacks); `all' (the default) or `none'
+     sites=N            sites listed, largest first (default 20, 0: all)
+     stacks=N           call stacks listed per section (default 5, 0: all)
+   Sampling:
+     sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
+                        0: off)
+     callstack_size=N   frames per sampled call stack (default 16, at most
+                        MP_MAX_CALLSTACK)
+   The collector: each field of struct mp_control, by its long name or by
+   OCaml's letter, with the same ranges:
+     s  minor_heap_size          i  major_heap_increment
+     o  space_overhead           v  verbose
+     O  max_overhead             l  stack_limit
+     a  allocation_policy        w  window_size
+     M  custom_major_ratio       m  custom_minor_ratio
+     n  custom_minor_max_size       incremental
+   and
+     h  init_heap_size          words Boehm's heap grows to at its start.
+
+   An empty item does nothing.  A bad item (unknown key, no `=', a value
+   that is not a number or is out of range) gets one warning line on
+   stderr naming it; the other items still apply, and the program runs
+   on.  When a key comes twice, the last one counts.  */
 
 #ifdef __cplusplus
 }

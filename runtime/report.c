@@ -341,7 +341,7 @@ static void
 report_stat (FILE *out)
 {
   struct mp_stat st;
-  mp_quick_stat (&st);
+  mp_stat (&st);
   fprintf (out, "== stat record (v=0x400) ==\n");
   fprintf (out, "allocated_words: %.0f\n",
            st.minor_words + st.major_words - st.promoted_words);
@@ -353,6 +353,12 @@ report_stat (FILE *out)
   fprintf (out, "heap_words: %ld\n", st.heap_words);
   fprintf (out, "heap_chunks: %ld\n", st.heap_chunks);
   fprintf (out, "top_heap_words: %ld\n", st.top_heap_words);
+  fprintf (out, "live_words: %ld\n", st.live_words);
+  fprintf (out, "live_blocks: %ld\n", st.live_blocks);
+  fprintf (out, "free_words: %ld\n", st.free_words);
+  fprintf (out, "free_blocks: %ld\n", st.free_blocks);
+  fprintf (out, "largest_free: %ld\n", st.largest_free);
+  fprintf (out, "fragments: %ld\n", st.fragments);
   fprintf (out, "compactions: %ld\n", st.compactions);
   fprintf (out, "forced_major_collections: %ld\n", st.forced_major_collections);
 }
@@ -360,13 +366,19 @@ report_stat (FILE *out)
 MP_API void
 mp_report (FILE *out)
 {
+  unsigned sections = mp_config.sections;
   fprintf (out, "==== memprof report, pid %ld ====\n", (long) getpid ());
-  if (mp_config.verbose & 0x400)
+  if ((sections & MP_SECTION_STAT)
+      && (atomic_load (&mp_verbose) & MP_VERBOSE_EXIT_STAT))
     report_stat (out);
-  fprintf (out, "== allocator statistics ==\n");
-  mp_report_statistics (out);
-  report_sites (out);
-  if (mp_config.sampling_rate > 0)
+  if (sections & MP_SECTION_ALLOC)
+    {
+      fprintf (out, "== allocator statistics ==\n");
+      mp_report_statistics (out);
+    }
+  if (sections & MP_SECTION_SITES)
+    report_sites (out);
+  if ((sections & MP_SECTION_STACKS) && mp_config.sampling_rate > 0)
     {
       mp_tracked_deliver (mp_self ());  /* deaths found but not yet told */
       mp_profile_report (out, mp_config.stacks);

@@ -163,8 +163,8 @@ mp_sample_session (void)
 }
 
 /* Run what the collector found due: tracker callbacks, finalisers,
-   finalise_last calls, alarms.  Not inside a tracker callback; the
-   program's errno comes out as it went in.  */
+   finalise_last calls, alarms, a compaction.  Not inside a tracker
+   callback; the program's errno comes out as it went in.  */
 void
 mp_deliver (struct mp_thread *t)
 {
@@ -173,6 +173,7 @@ mp_deliver (struct mp_thread *t)
   int saved = errno;
   mp_tracked_deliver (t);
   mp_finalise_deliver ();
+  mp_compact_if_due ();
   errno = saved;
 }
 
@@ -229,6 +230,8 @@ mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
                 enum mp_source source, const void *ra)
 {
   int saved = errno;
+  if (!mp_young_budget_seen (t))
+    mp_young_budget_check (t);
   int tracked = sample_block (t, words, block, source, ra);
   errno = saved;
   return tracked;

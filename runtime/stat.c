@@ -4,6 +4,7 @@
    here add them up, so they cost a walk over sites and threads: cheap
    for a program, not meant for a hot loop.  */
 
+#include <pthread.h>
 #include <string.h>
 #include "internal.h"
 
@@ -54,6 +55,23 @@ mp_allocated_bytes (void)
   return (minor + major - promoted) * sizeof (void *);
 }
 
+/* The words of the calling thread's stack in use: from the top of its
+   stack (it grows down) to here.  */
+static long
+stack_words (void)
+{
+  pthread_attr_t attr;
+  void *low;
+  size_t size;
+  if (pthread_getattr_np (pthread_self (), &attr) != 0)
+    return 0;
+  int ok = pthread_attr_getstack (&attr, &low, &size) == 0;
+  pthread_attr_destroy (&attr);
+  uintptr_t top = (uintptr_t) low + size;
+  uintptr_t here = (uintptr_t) __builtin_frame_address (0);
+  return ok && here < top ? (long) ((top - here) / sizeof (void *)) : 0;
+}
+
 MP_API void
 mp_quick_stat (struct mp_stat *st)
 {
@@ -63,6 +81,7 @@ mp_quick_stat (struct mp_stat *st)
   st->major_collections = (long) mp_get_counter (&mp_major_collections);
   st->compactions = (long) mp_get_counter (&mp_compactions);
   st->forced_major_collections = (long) mp_get_counter (&mp_forced_majors);
+  st->stack_size = stack_words ();
   if (!mp_gc_started ())
     return;
   long heap = (long) (GC_get_heap_size () / sizeof (void *));
@@ -76,12 +95,8 @@ MP_API void
 mp_stat (struct mp_stat *st)
 {
   mp_quick_stat (st);
-  if (!mp_gc_started ())
-    return;
-  GC_word heap, free_bytes, unmapped, since_gc, total;
-  GC_get_heap_usage_safe (&heap, &free_bytes, &unmapped, &since_gc, &total);
-  st->free_words = (long) (free_bytes / sizeof (void *));
-  st->live_words = (long) ((heap - free_bytes) / sizeof (void *));
+  if (mp_gc_started ())
+    mp_heap_walk (st);
 }
 
 /* OCaml's Gc.print_stat layout.  */

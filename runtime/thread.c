@@ -105,6 +105,7 @@ mp_thread_slow (void)
   mp_init ();
   pthread_once (&key_once, make_key);
   struct mp_thread *t = claim_record ();
+  mp_young_claim (t);
   mp_self_tls = t;
   pthread_setspecific (exit_key, t);
   errno = saved;

@@ -38,6 +38,15 @@ static int mpt_failures;
       }									\
   } while (0)
 
+/* Set one field of the control record, checking that mp_set takes it.  */
+#define MPT_SET(field, value)						\
+  do {									\
+    struct mp_control mpt_c_;						\
+    mp_get (&mpt_c_);							\
+    mpt_c_.field = (value);						\
+    CHECK_EQ (mp_set (&mpt_c_), 0);					\
+  } while (0)
+
 struct mpt_site
 {
   unsigned n;			/* how many sites matched */

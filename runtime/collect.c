@@ -1,0 +1,117 @@
+/* collect.c -- OCaml's Gc.minor, major_slice, major, full_major and
+   compact, on Boehm, and the compactions max_overhead asks for.
+
+   Boehm collects the whole heap at once unless its incremental mode is
+   on, so these map onto few calls: a minor collection must end the youth
+   of every young block, which any collection does (generations.c); in
+   incremental mode Boehm's partial collections do it, otherwise only a
+   full one.  A slice is GC_collect_a_little.  major and full_major force
+   a full collection, full_major runs the finalisers it found and
+   collects again what they left; compact also returns free memory to the
+   system.  Each of them then delivers the callbacks due (the tracker's,
+   finalise_last's, alarms'), as OCaml runs them before returning.  */
+
+#include "internal.h"
+
+#define GC_THREADS
+#include <gc.h>
+
+/* Compactions, and full collections the program asked for: any thread,
+   atomically.  */
+mp_counter mp_compactions, mp_forced_majors;
+
+/* Set by the collector when max_overhead asks for a compaction, which
+   cannot run inside it; the next thread through mp_deliver runs it.  */
+static atomic_int compact_due;
+
+/* End the youth of every young block, without delivering.  */
+void
+mp_collect_minor (void)
+{
+  uint64_t epoch = atomic_load (&mp_gc_epoch);
+  if (GC_is_incremental_mode ())
+    for (int i = 0; i < 1000 && atomic_load (&mp_gc_epoch) == epoch; i++)
+      GC_collect_a_little ();
+  if (atomic_load (&mp_gc_epoch) == epoch)
+    GC_gcollect ();
+}
+
+MP_API void
+mp_minor (void)
+{
+  struct mp_thread *t = mp_gc_self ();
+  mp_collect_minor ();
+  mp_deliver (t);
+}
+
+MP_API long
+mp_major_slice (long n)
+{
+  (void) n;                     /* Boehm's slices have their own size */
+  struct mp_thread *t = mp_gc_self ();
+  mp_gc_message (MP_VERBOSE_MINOR, "major slice");
+  GC_collect_a_little ();
+  mp_deliver (t);
+  return 0;
+}
+
+MP_API void
+mp_major (void)
+{
+  struct mp_thread *t = mp_gc_self ();
+  atomic_fetch_add (&mp_forced_majors, 1);
+  GC_gcollect ();
+  mp_deliver (t);
+}
+
+MP_API void
+mp_full_major (void)
+{
+  struct mp_thread *t = mp_gc_self ();
+  atomic_fetch_add (&mp_forced_majors, 1);
+  GC_gcollect ();
+  GC_invoke_finalizers ();
+  GC_gcollect ();
+  mp_deliver (t);
+}
+
+/* A full collection that gives free memory back to the system.  */
+static void
+compact (void)
+{
+  atomic_fetch_add (&mp_compactions, 1);
+  mp_gc_message (MP_VERBOSE_COMPACTION, "compacting heap (%zu KiB)",
+                 GC_get_heap_size () >> 10);
+  /* Boehm unmaps the blocks that were free before the collection: the
+     first finds what is dead, the second gives it back.  */
+  GC_gcollect ();
+  GC_gcollect_and_unmap ();
+  atomic_store (&compact_due, 0);       /* what these collections asked */
+  mp_heap_note_size ();
+  mp_gc_message (MP_VERBOSE_COMPACTION, "compaction done (%zu KiB)",
+                 GC_get_heap_size () >> 10);
+}
+
+MP_API void
+mp_compact (void)
+{
+  struct mp_thread *t = mp_gc_self ();
+  atomic_fetch_add (&mp_forced_majors, 1);
+  compact ();
+  mp_deliver (t);
+}
+
+/* From the collector: max_overhead was exceeded.  */
+void
+mp_compact_soon (void)
+{
+  atomic_store (&compact_due, 1);
+  mp_sample_prompt ();
+}
+
+void
+mp_compact_if_due (void)
+{
+  if (atomic_load (&compact_due) && atomic_exchange (&compact_due, 0))
+    compact ();
+}
