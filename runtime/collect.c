@@ -109,9 +109,12 @@ mp_compact_soon (void)
   mp_sample_prompt ();
 }
 
+/* In T, at a safe point: a thread Boehm does not know cannot collect,
+   and leaves it to one that does.  */
 void
-mp_compact_if_due (void)
+mp_compact_if_due (struct mp_thread *t)
 {
-  if (atomic_load (&compact_due) && atomic_exchange (&compact_due, 0))
+  if (t->gc_registered != MP_GC_UNKNOWN && atomic_load (&compact_due)
+      && atomic_exchange (&compact_due, 0))
     compact ();
 }

@@ -142,7 +142,7 @@ acceptable (int f, long v)
     case F_MINOR_HEAP_SIZE:
       return v == 0 || v >= MP_MIN_MINOR_HEAP;
     case F_INCREMENTAL:         /* Boehm cannot switch it off */
-      return v == 1 || read_field (F_INCREMENTAL) == 0;
+      return v == 1 || !boehm_ready || !GC_is_incremental_mode ();
     case F_STACK_LIMIT:
       {
         struct rlimit r;

@@ -187,12 +187,31 @@ dedup_free (struct dedup *d)
   munmap (d->slots, (d->mask + 1) * sizeof *d->slots);
 }
 
-/* Whether entry V, of a collection ending EPOCH, survived it.  */
+/* Whether Boehm can be asked about live entry V's block.  A block of
+   MP_MAX_YOUNG_WOSIZE words may fill a heap block of its own (Boehm adds
+   a byte to requests), which a GC_free by another thread than its own
+   (so with its entry left live) gives back at once, header and all:
+   asking Boehm about its mark would crash.  Such a block is gone.  */
+static inline int
+present (uint64_t v)
+{
+  void *p = (void *) (uintptr_t) (v & MP_ADDR_MASK);
+  return MP_LIKELY ((v >> MP_WORDS_SHIFT) < MP_MAX_YOUNG_WOSIZE)
+         || GC_base (p) == p;
+}
+
+static inline int
+marked (uint64_t v)
+{
+  return GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK));
+}
+
+/* Whether live entry V, of a collection ending EPOCH, survived it.  */
 static inline int
 survived (uint64_t v, uint64_t epoch)
 {
   return (v & MP_EPOCH_MASK) != (epoch & MP_EPOCH_MASK)
-         || GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK));
+         || (present (v) && marked (v));
 }
 
 /* The undecided entries of Y: [*FIRST, return value).  */
@@ -642,8 +661,14 @@ mp_young_set_budget (uint64_t words)
 static void
 budget_sum (struct mp_young *y)
 {
-  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
+  uint64_t epoch;
+  size_t done;
+  do                            /* `done' of the collection that ended EPOCH */
+    {
+      epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+      done = atomic_load_explicit (&y->done, memory_order_relaxed);
+    }
+  while (epoch != atomic_load_explicit (&mp_gc_epoch, memory_order_acquire));
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   if (y->budget_epoch != epoch)
@@ -673,9 +698,11 @@ mp_young_claim (struct mp_thread *t)
                                                  memory_order_relaxed);
 }
 
-/* The owner's look at its budget: run a minor collection once the young
-   words since the last collection reach it, and choose the next look so
-   that no append before it can reach it (each adds at most
+/* The owner's look at its budget: once the young words since the last
+   collection reach it, a minor collection is due, and runs as soon as
+   the block just logged has been through sampling (so that a tracker
+   sees it young, then promoted).  The next look comes early enough that
+   no append before it can reach the budget (each adds at most
    MP_MAX_YOUNG_WOSIZE words).  */
 void
 mp_young_budget_check (struct mp_thread *t)
@@ -688,10 +715,10 @@ mp_young_budget_check (struct mp_thread *t)
   else
     {
       budget_sum (y);
-      if (y->budget_words >= b)
+      if (y->budget_words >= b && !y->minor_due)
         {
-          mp_collect_minor ();
-          budget_sum (y);
+          y->minor_due = 1;     /* once the block is sampled: */
+          mp_sample_interrupt (t);      /* mp_sample_slow collects */
         }
       /* The next append is at position `summed'.  */
       uint64_t left = y->budget_words < b ? b - y->budget_words : 1;
@@ -714,8 +741,7 @@ mp_young_unmarked (uint64_t *blocks, uint64_t *words)
       for (; i < n; i++)
         {
           uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-          if (live_entry (v)
-              && !GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK)))
+          if (live_entry (v) && present (v) && !marked (v))
             {
               ++*blocks;
               *words += v >> MP_WORDS_SHIFT;

@@ -115,6 +115,7 @@ struct mp_young
   uint64_t budget_words, budget_epoch;
   size_t summed, check_at;
   unsigned budget_gen;
+  int minor_due;                 /* the budget is reached: collect */
 };
 
 /* A thread's record.  It takes the first MP_RECORD_SLOTS slots of the
@@ -314,6 +315,7 @@ int mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
 unsigned mp_sample_session (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
+void mp_sample_interrupt (struct mp_thread *t);
 void mp_deliver (struct mp_thread *t);
 int mp_callback_begin (struct mp_thread *t, unsigned session, int *saved_errno);
 void mp_callback_end (struct mp_thread *t, int saved_errno);
@@ -412,7 +414,7 @@ struct mp_thread *mp_gc_self (void);
 extern mp_counter mp_compactions, mp_forced_majors;
 void mp_collect_minor (void);
 void mp_compact_soon (void);
-void mp_compact_if_due (void);
+void mp_compact_if_due (struct mp_thread *t);
 
 /* control.c: the control record.  The flags of verbose, and
    max_overhead, for the collector's callbacks; any thread reads them.  */

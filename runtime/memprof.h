@@ -63,7 +63,8 @@ extern "C" {
                    so unreachable blocks that the collector has not yet
                    found are not live here.  Objects waiting in a thread's
                    free-list cache were marked too and count (the
-                   collector's slack: at most some hundreds per thread), as
+                   collector's slack: up to about a thousand per thread
+                   and object kind), as
                    do objects freed with GC_free since the last collection.
                    Words of marked objects are Boehm's sizes (rounded to
                    its 16-byte granule); blocks allocated since the last

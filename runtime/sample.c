@@ -173,7 +173,7 @@ mp_deliver (struct mp_thread *t)
   int saved = errno;
   mp_tracked_deliver (t);
   mp_finalise_deliver ();
-  mp_compact_if_due ();
+  mp_compact_if_due (t);
   errno = saved;
 }
 
@@ -223,6 +223,15 @@ mp_sample_prompt (void)
     atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
 }
 
+/* Owner only: send T's next allocation to the slow path, with a new gap
+   (the gaps being memoryless, that changes no probability).  */
+void
+mp_sample_interrupt (struct mp_thread *t)
+{
+  t->sample_generation--;
+  atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
+}
+
 /* The slow path of mp_sample.  The program's errno comes out as it went
    in, whatever the maths library or a callback did to it.  */
 int
@@ -230,9 +239,14 @@ mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
                 enum mp_source source, const void *ra)
 {
   int saved = errno;
+  int tracked = sample_block (t, words, block, source, ra);
   if (!mp_young_budget_seen (t))
     mp_young_budget_check (t);
-  int tracked = sample_block (t, words, block, source, ra);
+  if (MP_UNLIKELY (t->young.minor_due))
+    {
+      t->young.minor_due = 0;
+      mp_collect_minor ();
+    }
   errno = saved;
   return tracked;
 }

@@ -42,13 +42,15 @@ field (struct mp_control *c, size_t i)
 }
 
 /* mp_set (C) with field I made V fails with EINVAL and changes
-   nothing.  */
+   nothing, not even the good field it comes with.  */
 static void
 rejected (size_t i, long v)
 {
   struct mp_control before, c, after;
   mp_get (&before);
   c = before;
+  size_t j = (i + 1) % N_FIELDS;
+  *field (&c, j) = fields[j].other;
   *field (&c, i) = v;
   errno = 0;
   CHECK_EQ (mp_set (&c), -1);
