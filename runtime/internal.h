@@ -310,8 +310,8 @@ void mp_heap_walk (struct mp_stat *st);
    record exists.  */
 extern uint64_t mp_random_key;
 
-int mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
-                    enum mp_source source, const void *ra);
+int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
+                    void *block, enum mp_source source, const void *ra);
 unsigned mp_sample_session (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
@@ -380,7 +380,9 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
   if (MP_LIKELY (left >= 0))
     return 0;
-  return mp_sample_slow (t, words, block, source, ra);
+  /* LEFT, not a reload: a prompt's 0 stored since would lose the
+     block's samples.  */
+  return mp_sample_slow (t, left, words, block, source, ra);
 }
 
 /* callstack.c, symbols.c */

@@ -385,8 +385,10 @@ void mp_compact (void);
                      minor collection (see mp_minor), at the allocation
                      that reached the budget, so that block is promoted if
                      it is still held.  0, the default, sets no budget:
-                     collections happen when Boehm decides.  0 or 4096 to
-                     2^40;
+                     collections happen when Boehm decides.  A thread
+                     sees a new value at its next allocation (rarely, a
+                     race with that allocation delays it by up to a few
+                     thousand).  0 or 4096 to 2^40;
    major_heap_increment  accepted, no effect: Boehm chooses how much its
                      heap grows.  0 to 2^40 (OCaml: at most 1000 is a
                      percentage of the heap, more is words); default 15;

@@ -131,8 +131,8 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words, double r)
   return n;
 }
 
-static int sample_block (struct mp_thread *t, uint64_t words, void *block,
-                         enum mp_source source, const void *ra);
+static int sample_block (struct mp_thread *t, int64_t left, uint64_t words,
+                         void *block, enum mp_source source, const void *ra);
 
 /* Copy the settings: the tracker into *TR, the rate into *R, the call
    stack size into *DEPTH; return the session they belong to.  */
@@ -214,7 +214,9 @@ mp_callback_abandon (struct mp_thread *t)
 /* Send every thread to its slow path soon, where it redraws its gap
    (the gaps being memoryless, that changes no probability) and delivers
    what tracked.c queued.  A store lost to a race with the owner's
-   countdown only delays that thread.  */
+   countdown only delays that thread; one that lands between the
+   owner's countdown and its slow path changes nothing, as the slow
+   path uses the countdown's value, not the record's.  */
 void
 mp_sample_prompt (void)
 {
@@ -235,11 +237,11 @@ mp_sample_interrupt (struct mp_thread *t)
 /* The slow path of mp_sample.  The program's errno comes out as it went
    in, whatever the maths library or a callback did to it.  */
 int
-mp_sample_slow (struct mp_thread *t, uint64_t words, void *block,
-                enum mp_source source, const void *ra)
+mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
+                void *block, enum mp_source source, const void *ra)
 {
   int saved = errno;
-  int tracked = sample_block (t, words, block, source, ra);
+  int tracked = sample_block (t, left, words, block, source, ra);
   if (!mp_young_budget_seen (t))
     mp_young_budget_check (t);
   if (MP_UNLIKELY (t->young.minor_due))
@@ -283,12 +285,14 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
   return mp_tracked_add (s);
 }
 
+/* LEFT is what mp_sample's countdown left: the gap before the block
+   was LEFT + WORDS.  */
 static int
-sample_block (struct mp_thread *t, uint64_t words, void *block,
+sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
               enum mp_source source, const void *ra)
 {
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  int64_t left = mp_get_counter (&t->sample_left) + (int64_t) words;
+  left += (int64_t) words;
   mp_deliver (t);
   struct mp_tracker tr;
   double r;
