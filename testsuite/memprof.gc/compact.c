@@ -13,22 +13,50 @@
 static void *volatile big;
 
 static __attribute__ ((noinline)) void
+make_big (void)
+{
+  /* Only a pointer to its first page keeps it: a conservative
+     collector finds stray words that point into 32 MiB often.  */
+  big = GC_MALLOC_ATOMIC_IGNORE_OFF_PAGE (BIG_WORDS * 8);
+  big = NULL;
+}
+
+/* A big block, dropped, with no stale copy of its address left.  */
+static __attribute__ ((noinline)) void
 drop_big (void)
 {
-  big = GC_MALLOC_ATOMIC (BIG_WORDS * 8);
-  big = NULL;
+  make_big ();
   clear_stack ();
+}
+
+/* Drop a big block and collect (with mp_major, so compacting if
+   max_overhead says so) until the block is found dead: a stray copy of
+   its address may keep it for a collection or two.  A and B are the
+   stat records before and after the collection that freed it.  */
+static void
+drop_and_collect (struct mp_stat *a, struct mp_stat *b)
+{
+  for (int tries = 0; tries < 5; tries++)
+    {
+      drop_big ();
+      mp_stat (a);
+      mp_major ();
+      mp_stat (b);
+      CHECK_EQ (b->forced_major_collections - a->forced_major_collections, 1);
+      if (b->live_words < BIG_WORDS)
+        return;
+    }
+  CHECK (!"the big block never died");
 }
 
 int
 main (void)
 {
   GC_INIT ();
-  struct mp_stat a, b;
-  drop_big ();
-  mp_major ();
-  mp_stat (&a);
+  struct mp_stat a, b, c;
+  drop_and_collect (&c, &a);
   CHECK (a.free_words >= BIG_WORDS);
+  CHECK_EQ (a.compactions, c.compactions);      /* max_overhead: never */
   mp_compact ();
   mp_stat (&b);
   CHECK (a.heap_words - b.heap_words >= BIG_WORDS);
@@ -38,24 +66,11 @@ main (void)
   CHECK_EQ (b.forced_major_collections - a.forced_major_collections, 1);
 
   /* max_overhead 0: every full collection compacts (mp_major delivers
-     it before returning).  */
+     it before returning), counted as a compaction, not as forced.  */
   MPT_SET (max_overhead, 0);
-  drop_big ();
-  mp_stat (&a);
-  mp_major ();
-  mp_stat (&b);
+  drop_and_collect (&a, &b);
   CHECK_EQ (b.compactions - a.compactions, 1);
-  CHECK_EQ (b.forced_major_collections - a.forced_major_collections, 1);
   CHECK (a.heap_words - b.heap_words >= BIG_WORDS);
-
-  /* The default, 1000000: never.  */
-  MPT_SET (max_overhead, 1000000);
-  drop_big ();
-  mp_stat (&a);
-  mp_major ();
-  mp_stat (&b);
-  CHECK_EQ (b.compactions - a.compactions, 0);
-  CHECK (b.heap_words >= a.heap_words);
   return mpt_done ();
 }
 
