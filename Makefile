@@ -22,7 +22,7 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
               -fvisibility=hidden -Iruntime
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
-LIBS_RT     = -lgc -ldw -lpthread -ldl -lm
+LIBS_RT     = -lgc -ldw -lz -lpthread -ldl -lm
 
 RT_SRC  = $(wildcard runtime/*.c)
 RT_OBJ  = $(RT_SRC:.c=.o)
@@ -32,7 +32,7 @@ PLUGIN  = plugin/memprof.so
 RT_A    = runtime/libmemprof.a
 RT_SO   = runtime/libmemprof.so
 
-.PHONY: all deps check demo bench install clean
+.PHONY: all deps check-deps check demo bench install clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
@@ -40,6 +40,15 @@ $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
 
 runtime/%.o: runtime/%.c runtime/*.h
 	$(CC) $(CFLAGS_RT) -c -o $@ $<
+
+# The HTML report's template, carried in the runtime as a string; its
+# JSON marker must be there exactly once.
+runtime/html-template.h: runtime/report.html scripts/embed.sh
+	@test "$$(grep -c '@MEMPROF_JSON@' $<)" = 1 || \
+	  { echo "$<: needs one line with @MEMPROF_JSON@" >&2; exit 1; }
+	sh scripts/embed.sh mp_html_template $< > $@
+
+runtime/html.o: runtime/html-template.h
 
 $(RT_A): $(RT_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -54,9 +63,12 @@ memprof.pc: memprof.pc.in Makefile
 deps:
 	@sh scripts/deps.sh
 
+check-deps:
+	@sh scripts/deps.sh check
+
 # runtest's status is kept, but the summary line is printed either way;
 # summary.sh also fails when nothing passed.
-check: deps all
+check: check-deps all
 	@st=0; cd testsuite && rm -f memprof.sum && LC_ALL=C MEMPROF_TOP=$(CURDIR) CC="$(CC)" \
 	  CXX="$(CXX)" runtest --tool memprof --srcdir . $(RUNTESTFLAGS) || st=1; \
 	cd $(CURDIR) && sh scripts/summary.sh testsuite/memprof.sum || st=1; \
@@ -67,6 +79,7 @@ demo: deps all
 
 bench: deps all
 	@sh bench/run.sh $(CURDIR)
+	@sh bench/outputs.sh $(CURDIR)
 
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/memprof $(DESTDIR)$(INCDIR) \
@@ -78,6 +91,6 @@ install: all
 	install -m 644 memprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 
 clean:
-	rm -f $(PLUGIN) $(RT_OBJ) $(RT_A) $(RT_SO) memprof.pc
+	rm -f $(PLUGIN) $(RT_OBJ) $(RT_A) $(RT_SO) memprof.pc runtime/html-template.h
 	rm -rf testsuite/*.log testsuite/*.sum testsuite/tmp bench/out
 	-$(MAKE) --no-print-directory -C examples clean TOP=$(CURDIR)

@@ -73,7 +73,7 @@ EOF2
         die "cannot build $name (plain)"
     "$CC" -std=c11 -O2 -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
         -o "$OUT/$name.memprof" "$SRC/$src" \
-        "$TOP/runtime/libmemprof.a" -lgc -ldw -lpthread -ldl -lm ||
+        "$TOP/runtime/libmemprof.a" -lgc -ldw -lz -lpthread -ldl -lm ||
         die "cannot build $name (memprof)"
 done
 

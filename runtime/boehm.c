@@ -77,7 +77,7 @@ count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
       if (MP_LIKELY (words))
         mp_young_log (t, base, words);
     }
-  mp_sample (t, words, base, source, ra);
+  mp_sample (t, words, base, source, ra, usable);
 }
 
 void
@@ -277,7 +277,8 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   if (!major && words)
     mp_young_log (t, qbase, words);
   mp_sample (t, words, qbase,
-             uncollectable ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL, ra);
+             uncollectable ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL, ra,
+             usable);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */

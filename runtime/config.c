@@ -9,12 +9,13 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 
 struct mp_config mp_config = {
-  .report_path = NULL, .sites = 20, .sampling_rate = 1e-4,
+  .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
   .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
   .init_heap_words = 0,
 };
@@ -82,34 +83,36 @@ parse_rate (const char *value, size_t len, double *out)
   return 0;
 }
 
+/* A path: REPORT's `stderr' and `none' are NULL and "".  */
 static int
-set_report (struct mp_config *cfg, const char *value, size_t len)
+set_path (char **path, const char *value, size_t len, int report)
 {
   if (len == 0)
     return -1;
-  char *path = strndup (value, len);
-  if (path == NULL)
+  char *copy = strndup (value, len);
+  if (copy == NULL)
     return -1;
-  free (cfg->report_path);
-  cfg->report_path = NULL;
-  if (strcmp (path, "none") == 0)
-    path[0] = '\0';
-  if (strcmp (path, "stderr") == 0)
-    free (path);
-  else
-    cfg->report_path = path;
+  free (*path);
+  *path = copy;
+  if (report && strcmp (copy, "none") == 0)
+    copy[0] = '\0';
+  if (report && strcmp (copy, "stderr") == 0)
+    {
+      free (copy);
+      *path = NULL;
+    }
   return 0;
 }
 
 static const struct { const char *name; unsigned bits; } section_names[] = {
   { "stat", MP_SECTION_STAT }, { "alloc", MP_SECTION_ALLOC },
-  { "sites", MP_SECTION_SITES }, { "stacks", MP_SECTION_STACKS },
-  { "all", MP_SECTIONS_ALL }, { "none", 0 },
+  { "sites", MP_SECTION_SITES }, { "functions", MP_SECTION_FUNCTIONS },
+  { "stacks", MP_SECTION_STACKS }, { "all", MP_SECTIONS_ALL }, { "none", 0 },
 };
 
 /* Parse a `+'-separated list of section names.  */
 static int
-set_sections (struct mp_config *cfg, const char *value, size_t len)
+set_sections (unsigned *sections, const char *value, size_t len)
 {
   unsigned bits = 0;
   const char *end = value + len;
@@ -127,7 +130,7 @@ set_sections (struct mp_config *cfg, const char *value, size_t len)
       value += n + 1;
     }
   while (value <= end);
-  cfg->sections = bits;
+  *sections = bits;
   return 0;
 }
 
@@ -141,29 +144,63 @@ set_control (int field, const char *value, size_t len)
   return mp_control_preset (field, (long) v);
 }
 
+/* The keys of struct mp_config, each with the field it sets.  */
+enum key_type { REPORT_PATH, OUTPUT_PATH, SECTIONS, NUMBER, RATE };
+
+static const struct
+{
+  const char *name, *letter;
+  enum key_type type;
+  size_t offset;
+  unsigned long max;            /* NUMBER's largest value */
+} keys[] = {
+#define AT(field) offsetof (struct mp_config, field)
+  { "report", NULL, REPORT_PATH, AT (report_path), 0 },
+  { "pprof", NULL, OUTPUT_PATH, AT (pprof_path), 0 },
+  { "folded", NULL, OUTPUT_PATH, AT (folded_path), 0 },
+  { "json", NULL, OUTPUT_PATH, AT (json_path), 0 },
+  { "html", NULL, OUTPUT_PATH, AT (html_path), 0 },
+  { "sections", NULL, SECTIONS, AT (sections), 0 },
+  { "sites", NULL, NUMBER, AT (sites), ULONG_MAX },
+  { "functions", NULL, NUMBER, AT (functions), ULONG_MAX },
+  { "stacks", NULL, NUMBER, AT (stacks), ULONG_MAX },
+  { "sampling_rate", NULL, RATE, AT (sampling_rate), 0 },
+  { "callstack_size", NULL, NUMBER, AT (callstack_size), MP_MAX_CALLSTACK },
+  { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
+#undef AT
+};
+
+static int
+name_is (const char *name, const char *key, size_t klen)
+{
+  return name && klen == strlen (name) && memcmp (key, name, klen) == 0;
+}
+
 /* Apply KEY=VALUE, KLEN and VLEN bytes; -1 if VALUE is bad, -2 if KEY
    is unknown.  */
 static int
 apply_item (struct mp_config *cfg, const char *key, size_t klen,
             const char *value, size_t vlen)
 {
-#define KEY_IS(name) (klen == strlen (name) && memcmp (key, name, klen) == 0)
-  if (KEY_IS ("report"))
-    return set_report (cfg, value, vlen);
-  if (KEY_IS ("sections"))
-    return set_sections (cfg, value, vlen);
-  if (KEY_IS ("sites"))
-    return parse_number (value, vlen, &cfg->sites);
-  if (KEY_IS ("stacks"))
-    return parse_number (value, vlen, &cfg->stacks);
-  if (KEY_IS ("sampling_rate"))
-    return parse_rate (value, vlen, &cfg->sampling_rate);
-  if (KEY_IS ("callstack_size"))
-    return parse_bounded (value, vlen, MP_MAX_CALLSTACK, &cfg->callstack_size);
-  if (KEY_IS ("init_heap_size") || KEY_IS ("h"))
-    return parse_bounded (value, vlen, UINT64_C (1) << 40,
-                          &cfg->init_heap_words);
-#undef KEY_IS
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    {
+      if (!name_is (keys[i].name, key, klen)
+          && !name_is (keys[i].letter, key, klen))
+        continue;
+      void *field = (char *) cfg + keys[i].offset;
+      switch (keys[i].type)
+        {
+        case REPORT_PATH:
+        case OUTPUT_PATH:
+          return set_path (field, value, vlen, keys[i].type == REPORT_PATH);
+        case SECTIONS:
+          return set_sections (field, value, vlen);
+        case NUMBER:
+          return parse_bounded (value, vlen, keys[i].max, field);
+        case RATE:
+          return parse_rate (value, vlen, field);
+        }
+    }
   int field = mp_control_find (key, klen);
   if (field < 0)
     return -2;

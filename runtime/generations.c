@@ -341,6 +341,7 @@ on_collection_event (GC_EventType event)
       mp_tracked_after_reclaim ();
       mp_finalise_after_reclaim (last_was_full);
       mp_heap_note_size ();
+      mp_timeline_note ();
       if (last_was_full)
         check_overhead ();
     }

@@ -21,6 +21,8 @@ uint64_t mp_random_key;
 static void
 start (void)
 {
+  mp_start_pid = getpid ();
+  mp_timeline_start ();
   mp_config_parse (getenv ("MEMPROF"), &mp_config);
   uint64_t seed;
   if (getrandom (&seed, sizeof seed, GRND_NONBLOCK) != sizeof seed)

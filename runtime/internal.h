@@ -24,6 +24,7 @@
 #define MEMPROF_INTERNAL_H
 
 #include <stdatomic.h>
+#include <sys/types.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "memprof.h"
@@ -311,7 +312,8 @@ void mp_heap_walk (struct mp_stat *st);
 extern uint64_t mp_random_key;
 
 int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
-                    void *block, enum mp_source source, const void *ra);
+                    void *block, enum mp_source source, const void *ra,
+                    size_t usable);
 unsigned mp_sample_session (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
@@ -331,7 +333,12 @@ struct mp_sampled
   void *meta;                   /* the tracker's metadata, or NULL */
   unsigned session;             /* of the tracker that returned it */
   struct mp_profile_stack *profile;  /* profile.c's record, or NULL */
-  double bytes;                 /* the profile's estimate of its size */
+  struct mp_space_amount est;   /* what the block stands for in the
+                                   profile: blocks, data and overhead
+                                   bytes, each its sample's estimate */
+  double rate;                  /* the rate it was sampled at */
+  uint64_t n_samples;           /* its sampled words */
+  enum mp_source source;
   uint64_t epoch;               /* mp_gc_epoch when it was made */
   int gc, young;                /* a GC block; a young one */
 };
@@ -350,10 +357,36 @@ void mp_finalise_after_reclaim (int full);
 void mp_finalise_deliver (void);
 
 /* profile.c */
+
+/* The estimates of one call stack (and kind) of the report's profile.  */
+struct mp_profile_values
+{
+  struct mp_space_amount allocated;
+  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
+  double live_count, live;      /* blocks and data bytes not dead yet */
+  double promoted, young;       /* data bytes: promoted; allocated young */
+  uint64_t samples;             /* sampled words */
+};
+
+/* A copy of one record, for the report: RAS, innermost first, stay
+   valid for ever (records are never freed).  */
+struct mp_profile_row
+{
+  const uintptr_t *ras;
+  size_t n_ras;
+  enum mp_source source;
+  struct mp_profile_values v;
+};
+
 struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
-                                           double bytes, int young);
+                                           const struct mp_sampled *s);
 void mp_profile_promote (struct mp_profile_stack *s, double bytes);
-void mp_profile_dead (struct mp_profile_stack *s, double bytes);
+void mp_profile_survived (struct mp_profile_stack *s, unsigned age,
+                          const struct mp_space_amount *est);
+void mp_profile_dead (struct mp_profile_stack *s,
+                      const struct mp_space_amount *est);
+struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
+                                        double *rate_max);
 void mp_profile_report (FILE *out, size_t top);
 void mp_sample_setup (void);
 
@@ -374,7 +407,7 @@ mp_words (size_t n)
    (malloc family only).  */
 static inline __attribute__ ((always_inline)) int
 mp_sample (struct mp_thread *t, uint64_t words, void *block,
-           enum mp_source source, const void *ra)
+           enum mp_source source, const void *ra, size_t usable)
 {
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
@@ -382,7 +415,7 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
     return 0;
   /* LEFT, not a reload: a prompt's 0 stored since would lose the
      block's samples.  */
-  return mp_sample_slow (t, left, words, block, source, ra);
+  return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
 
 /* callstack.c, symbols.c */
@@ -399,6 +432,101 @@ size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
 void mp_callstack_release (mp_callstack *cs);
 size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
                      struct mp_frame *out, size_t max);
+/* The frames at return address RA, innermost first, the last one not
+   inlined: *FRAMES points into a cache that lives as long as the
+   process.  */
+size_t mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames);
+
+/* A field of a public record, for the writers that list them all.  */
+enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
+struct mp_field
+{
+  const char *name;             /* NULL ends a table */
+  size_t offset;
+  unsigned char type;           /* enum mp_field_type */
+  unsigned char flag;           /* what the table says it means */
+};
+extern const struct mp_field mp_stat_fields[];   /* stat.c */
+extern const struct mp_field mp_alloc_fields[];  /* report.c */
+double mp_field_value (const struct mp_field *f, const void *record);
+int mp_sites_by_size (struct mp_site_info **infos, size_t *n);
+
+/* index.c: an index of numbered items by hash (see there).  */
+struct mp_index
+{
+  size_t *slots;                /* 1 + an item's number, or 0: free */
+  uint64_t *hashes;             /* each item's hash */
+  size_t n, cap, n_slots;       /* items; room in hashes; slots */
+};
+
+/* The slot of the item with hash H that SAME (item, CTX) says is the one
+   sought (*slot is 1 + its number), or else the free slot where it would
+   go (*slot is 0); NULL without memory.  */
+size_t *mp_index_find (struct mp_index *ix, uint64_t h,
+                       int (*same) (size_t item, void *ctx), void *ctx);
+/* Give the next number, ix->n, to an item of hash H, in SLOT from
+   mp_index_find (which it invalidates); 0, or -1 without memory.  */
+int mp_index_add (struct mp_index *ix, size_t *slot, uint64_t h);
+void mp_index_free (struct mp_index *ix);
+uint64_t mp_hash_string (const char *s);
+/* Make room at *ITEMS (CAP items of SIZE bytes) for item N, doubling;
+   0, or -1 without memory.  */
+int mp_reserve (void *items, size_t *cap, size_t n, size_t size);
+
+/* locations.c: a profile's distinct return addresses (see there).  */
+struct mp_location
+{
+  uintptr_t ra;
+  const struct mp_frame *frames;  /* innermost first; symbols.c's */
+  size_t n_frames;
+  size_t first_frame;           /* the number of its first frame */
+};
+
+struct mp_locations
+{
+  struct mp_location *locs;
+  size_t n, cap;
+  size_t n_frames;              /* frames of all the locations */
+  struct mp_index index;        /* by address */
+  uintptr_t sought;             /* the address `same' compares with */
+};
+
+#define MP_NO_LOCATION ((size_t) -1)
+/* The number of RA's location, made if new; MP_NO_LOCATION without
+   memory.  */
+size_t mp_location_of (struct mp_locations *t, uintptr_t ra);
+void mp_locations_free (struct mp_locations *t);
+
+/* timeline.c */
+#define MP_TIMELINE_POINTS 1024
+struct mp_timeline_point
+{
+  double t;                     /* seconds since the runtime started */
+  double heap_words, live_words;
+  int64_t minor, major;         /* collections so far */
+};
+void mp_timeline_start (void);
+double mp_uptime (void);        /* seconds since the runtime started */
+void mp_timeline_note (void);
+size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
+
+/* output.c */
+extern pid_t mp_start_pid;      /* the process that started the runtime:
+                                   set once at start, then only read */
+
+/* json.c, folded.c, pprof.c, html.c: each writes its form of the report
+   to OUT and returns 0, or -1 (errno set) if it ran out of memory.  */
+int mp_write_json (FILE *out);
+int mp_write_folded (FILE *out);
+int mp_write_pprof (FILE *out);
+int mp_write_html (FILE *out);
+
+/* space.c: the space profiles into *ALL (malloc'ed, NULL if none),
+   sorted as mp_space_profile_foreach gives them; 0, or -1 without
+   memory.  */
+int mp_space_profiles (struct mp_space_profile **all, size_t *n);
+void mp_space_report (FILE *out, size_t top);
+const char *mp_source_name (enum mp_source source);
 
 /* ---- boehm.c / libc.c ------------------------------------------------- */
 
@@ -439,7 +567,7 @@ void mp_init (void);
 enum
 {
   MP_SECTION_STAT = 1, MP_SECTION_ALLOC = 2, MP_SECTION_SITES = 4,
-  MP_SECTION_STACKS = 8, MP_SECTIONS_ALL = 15
+  MP_SECTION_FUNCTIONS = 8, MP_SECTION_STACKS = 16, MP_SECTIONS_ALL = 31
 };
 
 /* Settings from MEMPROF, but for the control record's (control.c);
@@ -447,7 +575,10 @@ enum
 struct mp_config
 {
   char *report_path;     /* NULL: stderr; "" : no report */
+  char *pprof_path, *folded_path, *json_path, *html_path;
+                         /* the other forms, NULL: not written */
   unsigned long sites;   /* per-site lines in the report; 0: all */
+  unsigned long functions;  /* space profiles in the report; 0: all */
   double sampling_rate;  /* the report's sampling; 0: off */
   unsigned long callstack_size;  /* frames per sampled call stack */
   unsigned long stacks;  /* call stacks in each report section; 0: all */

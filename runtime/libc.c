@@ -155,7 +155,8 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
     {
       mp_note_alloc (t, (int64_t) n, slack);
       /* An untagged block cannot be tracked: its free would not be seen.  */
-      if (MP_UNLIKELY (mp_sample (t, mp_words (n), p, source, ra)))
+      if (MP_UNLIKELY (mp_sample (t, mp_words (n), p, source, ra,
+                                  n + (size_t) slack)))
         retag_block (p, n, (size_t) slack, 1);
     }
   return p;
@@ -328,7 +329,9 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
   mp_note_alloc (t, (int64_t) n - (int64_t) old, new_slack - (int64_t) slack);
   uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
                                                  : 0;
-  if (grown && mp_sample (t, grown, q, MP_SOURCE_MALLOC, ra))
+  /* The growth is sampled as a block of its own; for the profile it is
+     data added to a block already counted (usable 0).  */
+  if (grown && mp_sample (t, grown, q, MP_SOURCE_MALLOC, ra, 0))
     retag_block (q, n, (size_t) new_slack, 1);
   return q;
 }

@@ -350,6 +350,80 @@ void mp_free_custom (void *p);
    callback starts after.  */
 int mp_memprof_stop (void);
 
+/* Space profiles, as MLWorks' function_space_profile: per function, what
+   its allocations cost and what became of them, from the report's
+   sampling (every sample, at MEMPROF's sampling_rate or the program's
+   between mp_memprof_start and mp_memprof_stop).
+
+   Each figure is an estimate.  A sampled block of W words with n
+   samples taken at rate r stands for n / (r W) blocks of its size: the
+   sum over samples is an unbiased estimate of what was allocated, and at
+   rate 1 (n = W) it is exact.  RATE_MIN and RATE_MAX say which rates
+   the samples were taken at.
+
+   The model of copies.  The heap does not move blocks; a block "copied"
+   is one that survived a collection.  A sampled GC block has an age, the
+   number of collections it has survived, starting at 0.  Each time a
+   collection finds it alive (it was allocated before the collection
+   began), its estimate is added to copies[min (age, 3)] and its age
+   grows by one.  So copies[0] counts the blocks that survived their
+   first collection (for young blocks, their promotion), copies[1] their
+   second, copies[2] their third and copies[3] all later ones, and a
+   block that lives through k collections is copied k times, like a
+   block a generational copying collector moves k times.  Blocks of the
+   malloc family and custom blocks are never copied.
+
+   The breakdown by kind: kinds[k][0] is what was allocated of source k
+   (blocks, data bytes: the size in words, and overhead bytes: what the
+   allocator gave beyond that, Boehm's granule rounding or malloc's), and
+   kinds[k][1 + g] what of it survived at age g.
+
+   Exclusive figures count the allocations whose site is in the function
+   itself (after inlining: the innermost frame of the site); inclusive
+   figures count every sample whose call stack passes through the
+   function, once per stack however often the function recurs in it.
+   Inclusive figures see only the frames the call stacks keep
+   (callstack_size).  */
+#define MP_AGES 4               /* ages 0, 1, 2, and 3 and over */
+#define MP_SOURCES 5            /* the values of enum mp_source */
+
+struct mp_space_amount
+{
+  double count;                 /* blocks */
+  double data;                  /* bytes: the blocks' size in words */
+  double overhead;              /* bytes beyond that */
+};
+
+struct mp_space_totals
+{
+  double allocated;             /* data bytes allocated */
+  double count;                 /* blocks allocated */
+  double overhead;              /* overhead bytes allocated */
+  double copied;                /* data bytes copied: sum of copies */
+  double copies[MP_AGES];       /* data bytes copied at each age */
+  double live;                  /* data bytes not dead yet */
+  struct mp_space_amount kinds[MP_SOURCES][1 + MP_AGES];
+};
+
+struct mp_space_profile
+{
+  const char *function;         /* lives as long as the process */
+  uint64_t samples;             /* samples (sampled words) whose site is
+                                   in it */
+  double rate_min, rate_max;    /* the rates of all the samples */
+  struct mp_space_totals exclusive, inclusive;
+};
+
+/* Call FN (PROFILE, DATA) for each function with a sampled allocation
+   site or on a sampled call stack, the largest exclusive allocation
+   first (then the largest inclusive one, then by name); stop early and
+   return what FN returned if it is not 0.  Returns 0 when done, or -1
+   with errno EINVAL for a NULL FN, ENOMEM without memory.  Symbolises
+   the call stacks (see mp_callstack).  */
+int mp_space_profile_foreach (int (*fn) (const struct mp_space_profile *,
+                                         void *data),
+                              void *data);
+
 /* Collections, as OCaml's Gc.  Each delivers the callbacks due (the
    tracker's, finalise_last's, alarms') before it returns.
 
@@ -517,10 +591,20 @@ void mp_delete_alarm (struct mp_alarm *alarm);
                         default) or `none'
      sections=LIST      the report's sections, joined by `+': stat (the
                         stat record, also needs verbose's 0x400), alloc
-                        (allocator statistics), sites, stacks (call
-                        stacks); `all' (the default) or `none'
+                        (allocator statistics), sites, functions (space
+                        profiles), stacks (call stacks); `all' (the
+                        default) or `none'
      sites=N            sites listed, largest first (default 20, 0: all)
+     functions=N        space profiles listed (default 10, 0: all)
      stacks=N           call stacks listed per section (default 5, 0: all)
+     pprof=PATH         also write pprof's profile.proto, gzipped
+     folded=PATH        also write folded stacks (flamegraph.pl, speedscope)
+     json=PATH          also write the JSON report (doc/report-json.md)
+     html=PATH          also write a self-contained HTML report
+                        In every PATH, %p is the pid and %% a %; a forked
+                        child given a PATH without %p writes PATH.PID.  A
+                        file that cannot be written gets a warning (the
+                        text report then goes to stderr).
    Sampling:
      sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
                         0: off)

@@ -1,20 +1,25 @@
 /* profile.c -- the report's own sampling: every sample, whatever tracker
-   the program installs, added up by call stack for the report's two
-   "top call stacks" sections.
+   the program installs, added up by call stack and kind for the report's
+   "top call stacks" sections, its space profiles (space.c) and its
+   machine-readable forms (pprof.c, json.c, folded.c).
 
    Design.  Sampling runs from the start at MEMPROF's sampling_rate
    (sample.c).  Each sample comes here with the return addresses of its
-   call stack; equal stacks share one record, found through `table`.  A
-   record holds estimates in bytes: allocated, live now, and promoted.  A
-   block of n_samples sampled at rate r stands for n_samples / r words,
-   an unbiased estimate of its size; weighing each sample by the rate at
-   the time it fell keeps the sums unbiased when mp_memprof_start changes
-   the rate.  tracked.c follows the block, whether or not the program's
-   tracker keeps it, and reports its promotion and its death here.  At
-   rate 1 every estimate is exact.
+   call stack and the kind (enum mp_source) of its block; equal stacks of
+   one kind share one record, found through `table`.  A record holds
+   estimates (struct mp_profile_values): what was allocated, what is
+   live now, what was promoted and what survived collections, by age.
+   A block of W words with n samples at rate r stands for n / (r W)
+   blocks like it, an unbiased estimate; weighing each sample by the rate
+   at the time it fell keeps the sums unbiased when mp_memprof_start
+   changes the rate.  tracked.c follows the block, whether or not the
+   program's tracker keeps it, and reports here each collection it
+   survives, its promotion and its death.  At rate 1 every estimate is
+   exact.
 
-   Everything here is under `lock`.  Records are never freed: their
-   number is bounded by the distinct call stacks sampled.  */
+   Everything here is under `lock`, which is taken inside tracked.c's
+   lock and the collector's, and never holds another.  Records are never
+   freed: their number is bounded by the distinct call stacks sampled.  */
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -26,8 +31,8 @@ struct mp_profile_stack
 {
   struct mp_profile_stack *next;  /* hash chain */
   uint64_t hash;
-  double allocated, live, promoted, young;  /* estimated bytes */
-  uint64_t samples;
+  struct mp_profile_values v;
+  enum mp_source source;        /* with the stack, the key */
   size_t n_ras;
   uintptr_t ras[];
 };
@@ -35,11 +40,12 @@ struct mp_profile_stack
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mp_profile_stack **table;
 static size_t table_size, n_stacks;
+static double rate_min, rate_max;  /* of the samples; 0 before the first */
 
 static uint64_t
-hash_ras (const uintptr_t *ras, size_t n)
+hash_key (const uintptr_t *ras, size_t n, enum mp_source source)
 {
-  uint64_t h = n;
+  uint64_t h = n ^ ((uint64_t) source << 32);
   for (size_t i = 0; i < n; i++)
     h = (h ^ ras[i]) * UINT64_C (0x9e3779b97f4a7c15);
   return h ^ (h >> 29);
@@ -66,22 +72,23 @@ grow (void)
 }
 
 static struct mp_profile_stack *
-find_or_add (const uintptr_t *ras, size_t n)
+find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
 {
-  uint64_t h = hash_ras (ras, n);
+  uint64_t h = hash_key (ras, n, source);
   if (n_stacks >= table_size)
     grow ();
   if (table_size == 0)
     return NULL;
   struct mp_profile_stack **head = &table[h % table_size];
   for (struct mp_profile_stack *s = *head; s; s = s->next)
-    if (s->hash == h && s->n_ras == n
+    if (s->hash == h && s->n_ras == n && s->source == source
         && memcmp (s->ras, ras, n * sizeof *ras) == 0)
       return s;
   struct mp_profile_stack *s = calloc (1, sizeof *s + n * sizeof *ras);
   if (s == NULL)
     return NULL;
   s->hash = h;
+  s->source = source;
   s->n_ras = n;
   memcpy (s->ras, ras, n * sizeof *ras);
   s->next = *head;
@@ -90,17 +97,32 @@ find_or_add (const uintptr_t *ras, size_t n)
   return s;
 }
 
+static void
+add_amount (struct mp_space_amount *to, const struct mp_space_amount *a,
+            double sign)
+{
+  to->count += sign * a->count;
+  to->data += sign * a->data;
+  to->overhead += sign * a->overhead;
+}
+
 struct mp_profile_stack *
-mp_profile_alloc (const uintptr_t *ras, size_t n_ras, double bytes, int young)
+mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
+                  const struct mp_sampled *smp)
 {
   pthread_mutex_lock (&lock);
-  struct mp_profile_stack *s = find_or_add (ras, n_ras);
+  struct mp_profile_stack *s = find_or_add (ras, n_ras, smp->source);
   if (s)
     {
-      s->allocated += bytes;
-      s->live += bytes;
-      s->young += young ? bytes : 0;
-      s->samples++;
+      add_amount (&s->v.allocated, &smp->est, 1);
+      s->v.live_count += smp->est.count;
+      s->v.live += smp->est.data;
+      s->v.young += smp->young ? smp->est.data : 0;
+      s->v.samples += smp->n_samples;
+      if (rate_min == 0 || smp->rate < rate_min)
+        rate_min = smp->rate;
+      if (smp->rate > rate_max)
+        rate_max = smp->rate;
     }
   pthread_mutex_unlock (&lock);
   return s;
@@ -110,16 +132,42 @@ void
 mp_profile_promote (struct mp_profile_stack *s, double bytes)
 {
   pthread_mutex_lock (&lock);
-  s->promoted += bytes;
+  s->v.promoted += bytes;
   pthread_mutex_unlock (&lock);
 }
 
 void
-mp_profile_dead (struct mp_profile_stack *s, double bytes)
+mp_profile_survived (struct mp_profile_stack *s, unsigned age,
+                     const struct mp_space_amount *est)
 {
   pthread_mutex_lock (&lock);
-  s->live -= bytes;
+  add_amount (&s->v.copies[age < MP_AGES ? age : MP_AGES - 1], est, 1);
   pthread_mutex_unlock (&lock);
+}
+
+void
+mp_profile_dead (struct mp_profile_stack *s, const struct mp_space_amount *est)
+{
+  pthread_mutex_lock (&lock);
+  s->v.live_count -= est->count;
+  s->v.live -= est->data;
+  pthread_mutex_unlock (&lock);
+}
+
+struct mp_profile_row *
+mp_profile_rows (size_t *n, double *min, double *max)
+{
+  pthread_mutex_lock (&lock);
+  struct mp_profile_row *rows = malloc ((n_stacks + 1) * sizeof *rows);
+  *n = 0;
+  for (size_t i = 0; rows && i < table_size; i++)
+    for (struct mp_profile_stack *s = table[i]; s; s = s->next)
+      rows[(*n)++] = (struct mp_profile_row) { s->ras, s->n_ras, s->source,
+                                               s->v };
+  *min = rate_min;
+  *max = rate_max;
+  pthread_mutex_unlock (&lock);
+  return rows;
 }
 
 /* ---- the report ------------------------------------------------------- */
@@ -127,25 +175,24 @@ mp_profile_dead (struct mp_profile_stack *s, double bytes)
 static int
 by_allocated (const void *a, const void *b)
 {
-  const struct mp_profile_stack *x = *(const struct mp_profile_stack *const *) a;
-  const struct mp_profile_stack *y = *(const struct mp_profile_stack *const *) b;
-  return (x->allocated < y->allocated) - (x->allocated > y->allocated);
+  const struct mp_profile_row *x = a, *y = b;
+  return (x->v.allocated.data < y->v.allocated.data)
+         - (x->v.allocated.data > y->v.allocated.data);
 }
 
 static int
 by_live (const void *a, const void *b)
 {
-  const struct mp_profile_stack *x = *(const struct mp_profile_stack *const *) a;
-  const struct mp_profile_stack *y = *(const struct mp_profile_stack *const *) b;
-  return (x->live < y->live) - (x->live > y->live);
+  const struct mp_profile_row *x = a, *y = b;
+  return (x->v.live < y->v.live) - (x->v.live > y->v.live);
 }
 
 static void
-print_stack (FILE *out, const struct mp_profile_stack *s, double bytes)
+print_stack (FILE *out, const struct mp_profile_row *s, double bytes)
 {
-  fprintf (out, "%.0f bytes, %" PRIu64 " samples, ", bytes, s->samples);
-  if (s->young > 0)
-    fprintf (out, "%.1f%% promoted\n", 100 * s->promoted / s->young);
+  fprintf (out, "%.0f bytes, %" PRIu64 " samples, ", bytes, s->v.samples);
+  if (s->v.young > 0)
+    fprintf (out, "%.1f%% promoted\n", 100 * s->v.promoted / s->v.young);
   else
     fprintf (out, "not young\n");
   mp_callstack cs = { s->ras, s->n_ras, mp_config.callstack_size, NULL, 0 };
@@ -160,27 +207,24 @@ print_stack (FILE *out, const struct mp_profile_stack *s, double bytes)
   mp_callstack_release (&cs);
 }
 
-/* The two sections, each with the TOP largest stacks; nothing when no
-   sample fell.  */
+/* The two sections, each with the TOP largest stacks.  */
 void
 mp_profile_report (FILE *out, size_t top)
 {
-  pthread_mutex_lock (&lock);
-  struct mp_profile_stack **all = n_stacks ? malloc (n_stacks * sizeof *all)
-                                           : NULL;
-  size_t n = 0;
-  for (size_t i = 0; all && i < table_size; i++)
-    for (struct mp_profile_stack *s = table[i]; s; s = s->next)
-      all[n++] = s;
+  double min, max;
+  size_t n;
+  struct mp_profile_row *rows = mp_profile_rows (&n, &min, &max);
+  if (rows == NULL)
+    mp_warn ("out of memory for the report's call stacks");
   size_t shown = top && top < n ? top : n;
-  for (int section = 0; section < 2; section++)
+  for (int section = 0; rows && section < 2; section++)
     {
-      qsort (all, n, sizeof *all, section ? by_live : by_allocated);
+      qsort (rows, n, sizeof *rows, section ? by_live : by_allocated);
       fprintf (out, "== call stacks by estimated bytes %s: %zu of %zu ==\n",
                section ? "live" : "allocated", shown, n);
       for (size_t i = 0; i < shown; i++)
-        print_stack (out, all[i], section ? all[i]->live : all[i]->allocated);
+        print_stack (out, &rows[i],
+                     section ? rows[i].v.live : rows[i].v.allocated.data);
     }
-  pthread_mutex_unlock (&lock);
-  free (all);
+  free (rows);
 }

@@ -4,9 +4,11 @@
    over all threads, taken once.  Its sections, in order: the stat record
    in OCaml's v=0x400 form, the global allocator statistics in D's
    reportStatistics form, the sites in D's per-call form, largest first,
-   and the call stacks of the report's sampling (profile.c).  */
+   the space profiles by function (space.c) and the call stacks of the
+   report's sampling (profile.c).  output.c writes it, and the other
+   forms, at exit.  */
 
-#include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -170,30 +172,28 @@ mp_site_foreach (int (*fn) (const struct mp_site_info *, void *), void *data)
   return rc;
 }
 
+/* D's global statistics, in D's order; PER_CALL marks those it also
+   keeps per call.  */
+const struct mp_field mp_alloc_fields[] = {
+#define F(name, per_call) \
+  { #name, offsetof (struct mp_alloc_stats, name), MP_FIELD_INT64, per_call }
+  F (numAllocate, 1), F (numAllocateOK, 1), F (numExpand, 1),
+  F (numExpandOK, 1), F (numReallocate, 1), F (numReallocateOK, 1),
+  F (numReallocateInPlace, 1), F (numDeallocate, 1),
+  F (numForeignDeallocate, 1), F (bytesUsed, 0), F (bytesAllocated, 1),
+  F (bytesExpanded, 1), F (bytesContracted, 1), F (bytesMoved, 1),
+  F (bytesNotMoved, 1), F (bytesSlack, 0), F (bytesHighTide, 0),
+#undef F
+  { NULL, 0, 0, 0 }
+};
+
 MP_API void
 mp_report_statistics (FILE *out)
 {
   struct mp_alloc_stats s;
   mp_alloc_stats (&s);
-#define LINE(name) fprintf (out, #name ":%lld\n", (long long) s.name)
-  LINE (numAllocate);
-  LINE (numAllocateOK);
-  LINE (numExpand);
-  LINE (numExpandOK);
-  LINE (numReallocate);
-  LINE (numReallocateOK);
-  LINE (numReallocateInPlace);
-  LINE (numDeallocate);
-  LINE (numForeignDeallocate);
-  LINE (bytesUsed);
-  LINE (bytesAllocated);
-  LINE (bytesExpanded);
-  LINE (bytesContracted);
-  LINE (bytesMoved);
-  LINE (bytesNotMoved);
-  LINE (bytesSlack);
-  LINE (bytesHighTide);
-#undef LINE
+  for (const struct mp_field *f = mp_alloc_fields; f->name; f++)
+    fprintf (out, "%s:%.0f\n", f->name, mp_field_value (f, &s));
 }
 
 /* `file.c(655): [numAllocate:21, numAllocateOK:21, bytesAllocated:324202]` */
@@ -306,6 +306,23 @@ mp_report_per_call_statistics (FILE *out)
   free (rows);
 }
 
+/* Every site that ran, one per place in the source, largest first, into
+   *INFOS (malloc'ed); 0, or -1 without memory.  */
+int
+mp_sites_by_size (struct mp_site_info **infos, size_t *n)
+{
+  struct row *rows = snapshot (n);
+  if (rows == NULL)
+    return -1;
+  *n = merge_rows (rows, *n, by_identity);
+  qsort (rows, *n, sizeof *rows, by_size);
+  *infos = malloc ((*n + 1) * sizeof **infos);
+  for (size_t i = 0; *infos && i < *n; i++)
+    fill_info (&rows[i], &(*infos)[i]);
+  free (rows);
+  return *infos ? 0 : -1;
+}
+
 /* After a site's D line: what was called, where, and the inline chain.  */
 static void
 print_site_origin (FILE *out, const struct mp_site *s)
@@ -345,22 +362,9 @@ report_stat (FILE *out)
   fprintf (out, "== stat record (v=0x400) ==\n");
   fprintf (out, "allocated_words: %.0f\n",
            st.minor_words + st.major_words - st.promoted_words);
-  fprintf (out, "minor_words: %.0f\n", st.minor_words);
-  fprintf (out, "promoted_words: %.0f\n", st.promoted_words);
-  fprintf (out, "major_words: %.0f\n", st.major_words);
-  fprintf (out, "minor_collections: %ld\n", st.minor_collections);
-  fprintf (out, "major_collections: %ld\n", st.major_collections);
-  fprintf (out, "heap_words: %ld\n", st.heap_words);
-  fprintf (out, "heap_chunks: %ld\n", st.heap_chunks);
-  fprintf (out, "top_heap_words: %ld\n", st.top_heap_words);
-  fprintf (out, "live_words: %ld\n", st.live_words);
-  fprintf (out, "live_blocks: %ld\n", st.live_blocks);
-  fprintf (out, "free_words: %ld\n", st.free_words);
-  fprintf (out, "free_blocks: %ld\n", st.free_blocks);
-  fprintf (out, "largest_free: %ld\n", st.largest_free);
-  fprintf (out, "fragments: %ld\n", st.fragments);
-  fprintf (out, "compactions: %ld\n", st.compactions);
-  fprintf (out, "forced_major_collections: %ld\n", st.forced_major_collections);
+  for (const struct mp_field *f = mp_stat_fields; f->name; f++)
+    if (f->flag)
+      fprintf (out, "%s: %.0f\n", f->name, mp_field_value (f, &st));
 }
 
 MP_API void
@@ -378,34 +382,11 @@ mp_report (FILE *out)
     }
   if (sections & MP_SECTION_SITES)
     report_sites (out);
+  mp_tracked_deliver (mp_self ());  /* deaths found but not yet told */
+  if ((sections & MP_SECTION_FUNCTIONS) && mp_config.sampling_rate > 0)
+    mp_space_report (out, mp_config.functions);
   if ((sections & MP_SECTION_STACKS) && mp_config.sampling_rate > 0)
-    {
-      mp_tracked_deliver (mp_self ());  /* deaths found but not yet told */
-      mp_profile_report (out, mp_config.stacks);
-    }
+    mp_profile_report (out, mp_config.stacks);
   fprintf (out, "==== end of memprof report ====\n");
   fflush (out);
-}
-
-void
-mp_report_at_exit (void)
-{
-  mp_deliver (mp_self ());      /* postponed calls are not lost */
-  const char *path = mp_config.report_path;
-  if (path && path[0] == '\0')
-    return;
-  FILE *out = stderr;
-  if (path)
-    {
-      out = fopen (path, "w");
-      if (out == NULL)
-        {
-          mp_warn ("cannot write the report to '%s': %s; writing it to "
-                   "stderr", path, strerror (errno));
-          out = stderr;
-        }
-    }
-  mp_report (out);
-  if (out != stderr)
-    fclose (out);
 }

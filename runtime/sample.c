@@ -132,7 +132,8 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words, double r)
 }
 
 static int sample_block (struct mp_thread *t, int64_t left, uint64_t words,
-                         void *block, enum mp_source source, const void *ra);
+                         void *block, enum mp_source source, const void *ra,
+                         size_t usable);
 
 /* Copy the settings: the tracker into *TR, the rate into *R, the call
    stack size into *DEPTH; return the session they belong to.  */
@@ -238,10 +239,11 @@ mp_sample_interrupt (struct mp_thread *t)
    in, whatever the maths library or a callback did to it.  */
 int
 mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
-                void *block, enum mp_source source, const void *ra)
+                void *block, enum mp_source source, const void *ra,
+                size_t usable)
 {
   int saved = errno;
-  int tracked = sample_block (t, left, words, block, source, ra);
+  int tracked = sample_block (t, left, words, block, source, ra, usable);
   if (!mp_young_budget_seen (t))
     mp_young_budget_check (t);
   if (MP_UNLIKELY (t->young.minor_due))
@@ -271,8 +273,12 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
         cs.n_ras = depth;       /* each address gives a frame at least */
     }
   a->callstack = &cs;
+  /* The profile keeps the allocating frame even when no stack is
+     wanted: it names the function of the site.  */
+  uintptr_t site_ra = (uintptr_t) ra;
   if (mp_config.sampling_rate > 0)
-    s->profile = mp_profile_alloc (ras, cs.n_ras, s->bytes, s->young);
+    s->profile = depth > 0 ? mp_profile_alloc (ras, cs.n_ras, s)
+                           : mp_profile_alloc (&site_ra, 1, s);
   void *(*fn) (const struct mp_allocation *, void *)
     = s->young ? tr->alloc_minor : tr->alloc_major;
   int saved;
@@ -285,11 +291,27 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
   return mp_tracked_add (s);
 }
 
+/* What a block of WORDS words in USABLE bytes with N samples at rate R
+   stands for: N / (R WORDS) blocks like it, which is unbiased, and 1 at
+   rate 1.  USABLE 0: the words a realloc added to a block, which are
+   data but no block.  */
+static struct mp_space_amount
+estimate (uint64_t n, uint64_t words, size_t usable, double r)
+{
+  if (usable == 0)
+    return (struct mp_space_amount) { 0, (double) n / r * sizeof (void *), 0 };
+  double blocks = (double) n / (r * (double) words);
+  double data = (double) words * sizeof (void *);
+  double overhead = (double) usable > data ? (double) usable - data : 0;
+  return (struct mp_space_amount) { blocks, blocks * data,
+                                    blocks * overhead };
+}
+
 /* LEFT is what mp_sample's countdown left: the gap before the block
-   was LEFT + WORDS.  */
+   was LEFT + WORDS.  The allocator gave USABLE bytes for it.  */
 static int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
-              enum mp_source source, const void *ra)
+              enum mp_source source, const void *ra, size_t usable)
 {
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   left += (int64_t) words;
@@ -323,7 +345,8 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
   int gc = source != MP_SOURCE_MALLOC && source != MP_SOURCE_CUSTOM;
   struct mp_sampled smp = {
     .block = block, .session = s, .epoch = epoch, .gc = gc,
-    .bytes = (double) n / r * sizeof (void *),
+    .est = estimate (n, words, usable, r), .rate = r, .n_samples = n,
+    .source = source,
     .young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
              && words <= MP_MAX_YOUNG_WOSIZE
   };

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <string.h>
+#include <stddef.h>
 #include "internal.h"
 
 #define GC_THREADS
@@ -126,4 +127,37 @@ mp_print_stat (FILE *out)
   fprintf (out, "live_blocks: %ld\n", st.live_blocks);
   fprintf (out, "free_blocks: %ld\n", st.free_blocks);
   fprintf (out, "heap_chunks: %ld\n", st.heap_chunks);
+}
+
+/* The stat record's fields; FLAG marks those of OCaml's v=0x400 exit
+   lines, in their order.  */
+const struct mp_field mp_stat_fields[] = {
+#define F(name, type, exit) { #name, offsetof (struct mp_stat, name), type, exit }
+  F (minor_words, MP_FIELD_DOUBLE, 1), F (promoted_words, MP_FIELD_DOUBLE, 1),
+  F (major_words, MP_FIELD_DOUBLE, 1), F (minor_collections, MP_FIELD_LONG, 1),
+  F (major_collections, MP_FIELD_LONG, 1), F (heap_words, MP_FIELD_LONG, 1),
+  F (heap_chunks, MP_FIELD_LONG, 1), F (top_heap_words, MP_FIELD_LONG, 1),
+  F (live_words, MP_FIELD_LONG, 1), F (live_blocks, MP_FIELD_LONG, 1),
+  F (free_words, MP_FIELD_LONG, 1), F (free_blocks, MP_FIELD_LONG, 1),
+  F (largest_free, MP_FIELD_LONG, 1), F (fragments, MP_FIELD_LONG, 1),
+  F (compactions, MP_FIELD_LONG, 1),
+  F (forced_major_collections, MP_FIELD_LONG, 1),
+  F (stack_size, MP_FIELD_LONG, 0),
+#undef F
+  { NULL, 0, 0, 0 }
+};
+
+double
+mp_field_value (const struct mp_field *f, const void *record)
+{
+  const char *p = (const char *) record + f->offset;
+  switch (f->type)
+    {
+    case MP_FIELD_DOUBLE:
+      return *(const double *) p;
+    case MP_FIELD_LONG:
+      return (double) *(const long *) p;
+    default:
+      return (double) *(const int64_t *) p;
+    }
 }

@@ -101,6 +101,153 @@ call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file,
     *file = dwarf_filesrc (files, v, NULL, NULL);
 }
 
+/* ---- functions by address ---------------------------------------------
+
+   dwarf_getscopes walks a unit's whole tree of DIEs for each address,
+   which is quadratic for a large unit (100 000 call sites in one file
+   take minutes).  So each unit's top-level functions are listed once,
+   by address range; an address then finds its function by binary
+   search, and its inlined scopes by descending that function's tree
+   only.  Functions that are not at the top level (C++ namespaces and
+   classes) are not listed: their addresses take dwarf_getscopes.  */
+
+struct range
+{
+  Dwarf_Addr low, high;
+  Dwarf_Die function;
+};
+
+struct unit
+{
+  struct unit *next;            /* bucket chain */
+  const void *key;              /* the unit DIE's address in the data */
+  struct range *ranges;         /* sorted by low; NULL if none */
+  size_t n;
+};
+
+static struct unit *units[1024];
+
+static int
+by_low (const void *a, const void *b)
+{
+  const struct range *x = a, *y = b;
+  return (x->low > y->low) - (x->low < y->low);
+}
+
+/* List CU's top-level functions into U.  */
+static void
+list_functions (Dwarf_Die *cu, struct unit *u)
+{
+  Dwarf_Die die;
+  size_t cap = 0;
+  if (dwarf_child (cu, &die) != 0)
+    return;
+  do
+    {
+      if (dwarf_tag (&die) != DW_TAG_subprogram)
+        continue;
+      Dwarf_Addr base, low, high;
+      for (ptrdiff_t off = 0;
+           (off = dwarf_ranges (&die, off, &base, &low, &high)) > 0;)
+        {
+          if (u->n == cap)
+            {
+              cap = cap ? 2 * cap : 64;
+              struct range *r = realloc (u->ranges, cap * sizeof *r);
+              if (r == NULL)
+                return;
+              u->ranges = r;
+            }
+          u->ranges[u->n++] = (struct range) { low, high, die };
+        }
+    }
+  while (dwarf_siblingof (&die, &die) == 0);
+  qsort (u->ranges, u->n, sizeof *u->ranges, by_low);
+}
+
+/* The top-level function of CU holding PC into *OUT; 0, or -1.  */
+static int
+function_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+{
+  struct unit **head = &units[((uintptr_t) cu->addr >> 4) % 1024];
+  struct unit *u = *head;
+  while (u && u->key != cu->addr)
+    u = u->next;
+  if (u == NULL && (u = calloc (1, sizeof *u)) != NULL)
+    {
+      u->key = cu->addr;
+      list_functions (cu, u);
+      u->next = *head;
+      *head = u;
+    }
+  size_t lo = 0, hi = u ? u->n : 0;     /* the first range past PC */
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (u->ranges[mid].low <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || pc >= u->ranges[lo - 1].high)
+    return -1;
+  *out = u->ranges[lo - 1].function;
+  return 0;
+}
+
+/* Append to CHAIN (N so far, at most MAX) the inlined scopes inside
+   PARENT that hold PC, outermost first; return the new N.  */
+static int
+inlined_at (Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int n,
+            int max)
+{
+  Dwarf_Die die;
+  if (dwarf_child (parent, &die) != 0)
+    return n;
+  do
+    {
+      int tag = dwarf_tag (&die);
+      if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
+          && dwarf_haspc (&die, pc) == 1)
+        {
+          if (tag == DW_TAG_inlined_subroutine && n < max)
+            chain[n++] = die;
+          return inlined_at (&die, pc, chain, n, max);
+        }
+    }
+  while (dwarf_siblingof (&die, &die) == 0);
+  return n;
+}
+
+/* The function scopes of CU holding PC, innermost first, into a
+   malloc'ed *CHAIN; return how many.  */
+static int
+scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **chain)
+{
+  Dwarf_Die fn;
+  if (function_at (cu, pc, &fn) == 0)
+    {
+      Dwarf_Die path[64];
+      path[0] = fn;
+      int n = inlined_at (&fn, pc, path, 1, 64);
+      *chain = malloc ((size_t) n * sizeof **chain);
+      for (int i = 0; *chain && i < n; i++)
+        (*chain)[i] = path[n - 1 - i];
+      return *chain ? n : 0;
+    }
+  /* The innermost function scope; past it dwarf_getscopes lists the
+     abstract definition's scopes, so its concrete outer scopes come from
+     dwarf_getscopes_die.  */
+  Dwarf_Die *scopes = NULL;
+  int n_scopes = dwarf_getscopes (cu, pc, &scopes);
+  int first = 0;
+  while (first < n_scopes && !is_function (&scopes[first]))
+    first++;
+  int n = first < n_scopes ? dwarf_getscopes_die (&scopes[first], chain) : 0;
+  free (scopes);
+  return n > 0 ? n : 0;
+}
+
 /* Up to MAX frames of PC into OUT; return how many.  */
 static size_t
 frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
@@ -115,17 +262,9 @@ frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
     file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
   Dwarf_Addr bias;
   Dwarf_Die *cu = dwfl_module_addrdie (m, pc, &bias);
-  Dwarf_Die *scopes = NULL, *chain = NULL;
-  int n_scopes = cu ? dwarf_getscopes (cu, pc - bias, &scopes) : 0;
+  Dwarf_Die *chain = NULL;
+  int n_chain = cu ? scopes_at (cu, pc - bias, &chain) : 0;
   size_t n = 0;
-  /* The innermost function scope; past it dwarf_getscopes lists the
-     abstract definition's scopes, so its concrete outer scopes come from
-     dwarf_getscopes_die.  */
-  int first = 0;
-  while (first < n_scopes && !is_function (&scopes[first]))
-    first++;
-  int n_chain = first < n_scopes ? dwarf_getscopes_die (&scopes[first], &chain)
-                                 : 0;
   Dwarf_Die *inner = NULL;      /* the frame pushed last */
   for (int i = 0; i < n_chain && n < max; i++)
     {
@@ -145,7 +284,6 @@ frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
       inner = &chain[i];
     }
   free (chain);
-  free (scopes);
   if (n == 0 && max > 0)
     {
       const char *name = dwfl_module_addrname (m, pc);
@@ -193,4 +331,15 @@ mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
     }
   pthread_mutex_unlock (&lock);
   return n;
+}
+
+size_t
+mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames)
+{
+  static const struct mp_frame unknown = { "??", NULL, 0, 0 };
+  pthread_mutex_lock (&lock);
+  struct symbolised *s = lookup (ra);
+  pthread_mutex_unlock (&lock);
+  *frames = s ? s->frames : &unknown;
+  return s ? s->n : 1;
 }

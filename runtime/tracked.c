@@ -34,6 +34,7 @@
    lock, that cannot deadlock.  An entry taken off both the table and the
    queue belongs to the thread that took it.  */
 
+#include <limits.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include "internal.h"
@@ -50,10 +51,11 @@ struct mp_tracked
   void *meta;                   /* what the last callback returned; NULL
                                    once the tracker stopped following */
   struct mp_profile_stack *profile;  /* the report's record, or NULL */
-  double bytes;                 /* the profile's estimate of the block */
+  struct mp_space_amount est;   /* the profile's estimate of the block */
   uint64_t epoch;               /* mp_gc_epoch when the block was made */
   unsigned session;             /* mp_memprof_start call it belongs to */
   unsigned char gc, young;      /* a GC block; not yet promoted */
+  unsigned char age;            /* collections survived, up to 255 */
   unsigned char in_table, in_queue;
   unsigned char promote_due, dead;  /* callbacks to deliver */
 };
@@ -182,6 +184,23 @@ dequeue (void)
 
 /* ---- making entries ----------------------------------------------------- */
 
+/* Under lock: E's GC block survived a collection.  It is copied at its
+   age (memprof.h), and a young block is promoted.  */
+static void
+survived (struct mp_tracked *e)
+{
+  if (e->profile)
+    mp_profile_survived (e->profile, e->age, &e->est);
+  if (e->age < UCHAR_MAX)
+    e->age++;
+  if (e->young)
+    {
+      e->young = 0;
+      e->promote_due = 1;
+      enqueue (e);
+    }
+}
+
 /* Follow the block S describes; return 1 if it is followed.  */
 int
 mp_tracked_add (const struct mp_sampled *s)
@@ -195,7 +214,7 @@ mp_tracked_add (const struct mp_sampled *s)
       return 0;
     }
   *e = (struct mp_tracked) { .block = s->block, .meta = s->meta,
-                        .profile = s->profile, .bytes = s->bytes,
+                        .profile = s->profile, .est = s->est,
                         .epoch = s->epoch, .session = s->session,
                         .gc = (unsigned char) s->gc,
                         .young = (unsigned char) s->young };
@@ -216,14 +235,9 @@ mp_tracked_add (const struct mp_sampled *s)
       table_put (e);
       /* A collection ran since the block was made, which it survived:
          the allocating thread held it.  */
-      if (e->young
-          && e->epoch != atomic_load_explicit (&mp_gc_epoch,
-                                               memory_order_acquire))
-        {
-          e->young = 0;
-          e->promote_due = 1;
-          enqueue (e);
-        }
+      if (e->gc && e->epoch != atomic_load_explicit (&mp_gc_epoch,
+                                                     memory_order_acquire))
+        survived (e);
     }
   int prompt = atomic_load (&queue_nonempty);
   pthread_mutex_unlock (&lock);
@@ -274,7 +288,7 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
       return;
     }
   if (e->profile)
-    mp_profile_dead (e->profile, e->bytes);
+    mp_profile_dead (e->profile, &e->est);
   struct mp_tracker tr;
   int saved;
   if (e->meta && mp_sample_tracker (&tr) == e->session && tr.dealloc_major
@@ -332,12 +346,8 @@ mp_tracked_after_reclaim (void)
             enqueue (e);
             continue;
           }
-        if (e->gc && e->young && e->epoch != epoch)
-          {
-            e->young = 0;
-            e->promote_due = 1;
-            enqueue (e);
-          }
+        if (e->gc && e->epoch != epoch)
+          survived (e);
         p = &e->next;
       }
   int prompt = atomic_load (&queue_nonempty);
@@ -354,7 +364,7 @@ struct due
   void *meta;
   unsigned session;
   struct mp_profile_stack *profile;
-  double bytes;
+  struct mp_space_amount est;
   unsigned char promote, dead, was_young;
 };
 
@@ -387,9 +397,9 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
              const struct mp_tracker *tr)
 {
   if (d.profile && d.promote)
-    mp_profile_promote (d.profile, d.bytes);
+    mp_profile_promote (d.profile, d.est.data);
   if (d.profile && d.dead)
-    mp_profile_dead (d.profile, d.bytes);
+    mp_profile_dead (d.profile, &d.est);
   void *meta = deliver_to_tracker (t, d, tr);
   if (d.dead)
     {
@@ -424,7 +434,7 @@ next_due (struct due *d)
   struct mp_tracked *e = dequeue ();
   if (e)
     {
-      *d = (struct due) { e->meta, e->session, e->profile, e->bytes,
+      *d = (struct due) { e->meta, e->session, e->profile, e->est,
                           e->promote_due, e->dead,
                           e->young && !e->promote_due };
       e->promote_due = 0;

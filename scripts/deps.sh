@@ -1,7 +1,9 @@
 #!/bin/sh
-# deps.sh -- install the Debian packages memprof needs to build and test.
-# Prints nothing and exits 0 when everything is there.  As root it runs
-# apt-get; otherwise it prints the command to run and exits 1.
+# deps.sh [check] -- install the Debian packages memprof needs to build
+# (and, with `check', to run the testsuite: Chromium renders the HTML
+# report, go's pprof reads the pprof profile).  Prints nothing and exits
+# 0 when everything is there.  As root it runs apt-get; otherwise it
+# prints the command to run and exits 1.
 set -u
 
 # The plugin must be built with the headers of the compiler that loads it.
@@ -14,6 +16,9 @@ fi
 
 pkgs="gcc-$major-plugin-dev g++-$major libgc-dev dejagnu pkg-config"
 pkgs="$pkgs libdw-dev libunwind-dev zlib1g-dev gdb"
+if [ "${1:-}" = check ]; then
+    pkgs="$pkgs chromium golang-go"
+fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "deps: not a Debian system; make sure these are installed: $pkgs" >&2

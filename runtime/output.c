@@ -1,0 +1,136 @@
+/* output.c -- the report and its other forms, written at exit.
+
+   MEMPROF's report key sends the text report to stderr or a file; the
+   pprof, folded, json and html keys each ask for a file of their own.
+   Every path is the process's own: `%p' in it becomes the pid (and `%%'
+   a `%').  A forked child runs the atexit handlers its parent registered
+   and so writes its own report; given a path without `%p', it appends
+   `.PID' to it, so that it never clobbers its parent's file, which keeps
+   the name it was given.
+
+   A file that cannot be opened or written gets one warning naming it and
+   the reason; the other files are still written, and the text report
+   goes to stderr instead.  */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+pid_t mp_start_pid;
+
+/* PATH with `%p' and `%%' expanded, and `.PID' appended in a forked
+   child if it has no `%p'; NULL without memory.  */
+static char *
+expand (const char *path)
+{
+  char pid[24];
+  int n_pid = snprintf (pid, sizeof pid, "%ld", (long) getpid ());
+  size_t size = strlen (path) + 1;
+  for (const char *p = strchr (path, '%'); p; p = strchr (p + 1, '%'))
+    size += (size_t) n_pid;
+  size += 1 + (size_t) n_pid;          /* room for `.PID' */
+  char *out = malloc (size), *o = out;
+  if (out == NULL)
+    return NULL;
+  int has_pid = 0;
+  for (const char *p = path; *p; p++)
+    {
+      if (p[0] == '%' && p[1] == 'p')
+        {
+          o = stpcpy (o, pid);
+          has_pid = 1;
+          p++;
+        }
+      else
+        {
+          *o++ = *p;
+          p += p[0] == '%' && p[1] == '%';
+        }
+    }
+  *o = '\0';
+  if (!has_pid && getpid () != mp_start_pid)
+    sprintf (o, ".%s", pid);
+  return out;
+}
+
+/* Open PATH, expanded, for WHAT; NULL after a warning, which ends with
+   THEN.  */
+static FILE *
+open_output (const char *path, const char *what, const char *then,
+             char **name)
+{
+  *name = expand (path);
+  if (*name == NULL)
+    {
+      mp_warn ("out of memory for the name of the %s '%s'%s", what, path,
+               then);
+      return NULL;
+    }
+  FILE *out = fopen (*name, "w");
+  if (out == NULL)
+    {
+      mp_warn ("cannot write the %s to '%s': %s%s", what, *name,
+               strerror (errno), then);
+      free (*name);
+    }
+  return out;
+}
+
+/* Close OUT, NAME's stream for WHAT, with a warning if anything written
+   to it was lost (ERR: what the writer said).  */
+static void
+close_output (FILE *out, char *name, const char *what, int err)
+{
+  if (ferror (out) && err == 0)
+    err = errno ? errno : EIO;
+  if (fclose (out) != 0 && err == 0)
+    err = errno;
+  if (err != 0)
+    mp_warn ("cannot write the %s to '%s': %s", what, name, strerror (err));
+  free (name);
+}
+
+/* Write the form WHAT with WRITE to PATH, if there is one.  */
+static void
+write_form (const char *path, const char *what, int (*write) (FILE *))
+{
+  char *name;
+  FILE *out = path ? open_output (path, what, "", &name) : NULL;
+  if (out == NULL)
+    return;
+  errno = 0;
+  int err = write (out) != 0 ? (errno ? errno : ENOMEM) : 0;
+  close_output (out, name, what, err);
+}
+
+static void
+write_report (void)
+{
+  const char *path = mp_config.report_path;
+  if (path && path[0] == '\0')
+    return;
+  char *name;
+  FILE *out = path ? open_output (path, "report", "; writing it to stderr",
+                                  &name)
+                    : NULL;
+  if (out == NULL)
+    {
+      mp_report (stderr);
+      return;
+    }
+  mp_report (out);
+  close_output (out, name, "report", 0);
+}
+
+void
+mp_report_at_exit (void)
+{
+  mp_deliver (mp_self ());      /* postponed calls are not lost */
+  write_report ();
+  write_form (mp_config.pprof_path, "pprof profile", mp_write_pprof);
+  write_form (mp_config.folded_path, "folded stacks", mp_write_folded);
+  write_form (mp_config.json_path, "JSON report", mp_write_json);
+  write_form (mp_config.html_path, "HTML report", mp_write_html);
+}
