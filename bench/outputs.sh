@@ -70,9 +70,10 @@ done
 none=$(awk '{ print $1 }' "$OUT/times" | median)
 forms=$(awk '{ print $2 }' "$OUT/times" | median)
 stacks=$(grep -c '' "$OUT/sites.folded")
-samples=$(sed -n 's/.*"rate":1,.*//p' "$OUT/sites.json" | head -1)
+samples=$(sed -n 's/^,*{"frames":.*,"samples":\([0-9]*\),.*/\1/p' \
+              "$OUT/sites.json" | awk '{ n += $1 } END { print n }')
 sizes=$(cd "$OUT" && du -h sites.txt sites.pb.gz sites.folded sites.json \
             sites.html | awk '{ printf "%s %s, ", $2, $1 }')
-printf '%-10s %8.3f %8.3f %6.3fs  (%s stacks; %s%s runs each, medians)\n' \
+printf '%-10s %8.3f %8.3f %6.3fs  (%s stacks, %s samples; %s%s runs each, medians)\n' \
     outputs "$none" "$forms" "$(echo "$forms $none" | awk '{ print $1 - $2 }')" \
-    "$stacks" "$sizes" "$RUNS" | tee -a "$TOP/bench/out/results.txt"
+    "$stacks" "$samples" "$sizes" "$RUNS" | tee -a "$TOP/bench/out/results.txt"

@@ -2,7 +2,7 @@
    (MEMPROF=html=PATH): runtime/report.html, whose script draws the stat
    record, the heap's timeline, flame graphs of allocated and live bytes
    and the tables, with the JSON report (json.c) in place of its
-   @MEMPROF_JSON@ marker.  The build embeds the template
+   @MEMPROF_JSON@ marker (output.c puts it there).  The build embeds the template
    (scripts/embed.sh), so the page needs no file and no network.  */
 
 #include <string.h>
@@ -11,14 +11,15 @@
 
 #define MARKER "@MEMPROF_JSON@"
 
-int
-mp_write_html (FILE *out)
+const char *
+mp_html_head (FILE *out)
 {
   const char *at = strstr (mp_html_template, MARKER);
-  if (at == NULL)
-    return -1;                  /* the build checks it is there */
+  if (at == NULL)               /* not so: the build checks it is there */
+    {
+      fputs (mp_html_template, out);
+      return "";
+    }
   fwrite (mp_html_template, 1, (size_t) (at - mp_html_template), out);
-  int rc = mp_write_json (out);
-  fputs (at + strlen (MARKER), out);
-  return rc;
+  return at + strlen (MARKER);
 }

@@ -95,6 +95,13 @@ mp_hash_string (const char *s)
   return h;
 }
 
+uint64_t
+mp_hash_address (uintptr_t a)
+{
+  uint64_t h = (uint64_t) a * UINT64_C (0x9e3779b97f4a7c15);
+  return h ^ (h >> 32);
+}
+
 int
 mp_reserve (void *items, size_t *cap, size_t n, size_t size)
 {

@@ -469,6 +469,7 @@ size_t *mp_index_find (struct mp_index *ix, uint64_t h,
 int mp_index_add (struct mp_index *ix, size_t *slot, uint64_t h);
 void mp_index_free (struct mp_index *ix);
 uint64_t mp_hash_string (const char *s);
+uint64_t mp_hash_address (uintptr_t a);
 /* Make room at *ITEMS (CAP items of SIZE bytes) for item N, doubling;
    0, or -1 without memory.  */
 int mp_reserve (void *items, size_t *cap, size_t n, size_t size);
@@ -513,13 +514,17 @@ size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
 /* output.c */
 extern pid_t mp_start_pid;      /* the process that started the runtime:
                                    set once at start, then only read */
+/* V in decimal to OUT, a stream no other thread uses.  */
+void mp_put_integer (FILE *out, long long v);
 
-/* json.c, folded.c, pprof.c, html.c: each writes its form of the report
-   to OUT and returns 0, or -1 (errno set) if it ran out of memory.  */
+/* json.c, folded.c, pprof.c: each writes its form of the report to OUT
+   and returns 0, or -1 (errno set) if it ran out of memory.  */
 int mp_write_json (FILE *out);
 int mp_write_folded (FILE *out);
 int mp_write_pprof (FILE *out);
-int mp_write_html (FILE *out);
+/* html.c: the HTML page up to where the JSON report goes, to OUT; the
+   rest of the page, to write after the JSON.  */
+const char *mp_html_head (FILE *out);
 
 /* space.c: the space profiles into *ALL (malloc'ed, NULL if none),
    sorted as mp_space_profile_foreach gives them; 0, or -1 without

@@ -41,36 +41,45 @@ utf8_length (const unsigned char *s)
   return n;
 }
 
+/* Whether byte C goes into a JSON string as it is.  */
+static int
+plain (unsigned char c)
+{
+  return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' && c != '<'
+         && c != '>' && c != '&';
+}
+
+/* The stream is the writer's own, so it is written unlocked.  */
 static void
 write_string (FILE *out, const char *text)
 {
   if (text == NULL)
     {
-      fputs ("null", out);
+      fputs_unlocked ("null", out);
       return;
     }
-  fputc ('"', out);
-  for (const unsigned char *s = (const unsigned char *) text; *s; s++)
+  putc_unlocked ('"', out);
+  const unsigned char *s = (const unsigned char *) text;
+  while (*s)
     {
+      const unsigned char *run = s;
+      while (plain (*s))
+        s++;
+      fwrite_unlocked (run, 1, (size_t) (s - run), out);
+      if (*s == '\0')
+        break;
+      int n = *s < 0x80 ? 1 : utf8_length (s);
       if (*s == '"' || *s == '\\')
         fprintf (out, "\\%c", *s);
-      else if (*s < 0x20 || *s == '<' || *s == '>' || *s == '&')
-        fprintf (out, "\\u%04x", *s);
       else if (*s < 0x80)
-        fputc (*s, out);
+        fprintf (out, "\\u%04x", *s);
+      else if (n == 0)
+        fputs_unlocked ("\\ufffd", out);
       else
-        {
-          int n = utf8_length (s);
-          if (n == 0)
-            fputs ("\\ufffd", out);
-          else
-            {
-              fwrite (s, 1, (size_t) n, out);
-              s += n - 1;
-            }
-        }
+        fwrite_unlocked (s, 1, (size_t) n, out);
+      s += n ? n : 1;
     }
-  fputc ('"', out);
+  putc_unlocked ('"', out);
 }
 
 /* Before a value: the comma, and KEY if in an object.  */
@@ -78,12 +87,12 @@ static void
 member (struct json *j, const char *key)
 {
   if (!j->first[j->depth])
-    fputc (',', j->out);
+    putc_unlocked (',', j->out);
   j->first[j->depth] = 0;
   if (key)
     {
       write_string (j->out, key);
-      fputc (':', j->out);
+      putc_unlocked (':', j->out);
     }
 }
 
@@ -91,7 +100,7 @@ static void
 begin (struct json *j, const char *key, char bracket)
 {
   member (j, key);
-  fputc (bracket, j->out);
+  putc_unlocked (bracket, j->out);
   if (j->depth + 1 < MAX_DEPTH)
     j->first[++j->depth] = 1;
 }
@@ -99,7 +108,7 @@ begin (struct json *j, const char *key, char bracket)
 static void
 end (struct json *j, char bracket)
 {
-  fputc (bracket, j->out);
+  putc_unlocked (bracket, j->out);
   j->depth--;
 }
 
@@ -112,7 +121,7 @@ number (struct json *j, const char *key, double v)
   if (!isfinite (v) || fabs (v) < 1e-6)
     v = 0;
   if (v == floor (v) && fabs (v) < 1e15)
-    fprintf (j->out, "%.0f", v);
+    mp_put_integer (j->out, (long long) v);
   else
     fprintf (j->out, "%.15g", v);
 }
@@ -128,7 +137,7 @@ static void
 boolean (struct json *j, const char *key, int v)
 {
   member (j, key);
-  fputs (v ? "true" : "false", j->out);
+  fputs_unlocked (v ? "true" : "false", j->out);
 }
 
 static void
@@ -155,7 +164,7 @@ write_sites (struct json *j)
   for (size_t i = 0; i < n; i++)
     {
       const struct mp_site_info *s = &sites[i];
-      fputc ('\n', j->out);
+      putc_unlocked ('\n', j->out);
       begin (j, NULL, '{');
       string (j, "file", s->file);
       number (j, "line", s->line);
@@ -232,7 +241,7 @@ write_functions (struct json *j)
   begin (j, "functions", '[');
   for (size_t i = 0; i < n; i++)
     {
-      fputc ('\n', j->out);
+      putc_unlocked ('\n', j->out);
       begin (j, NULL, '{');
       string (j, "function", all[i].function);
       number (j, "samples", (double) all[i].samples);
@@ -261,7 +270,7 @@ write_frames (struct json *j, const struct mp_locations *t)
     for (size_t k = 0; k < t->locs[i].n_frames; k++)
       {
         const struct mp_frame *f = &t->locs[i].frames[k];
-        fputc ('\n', j->out);
+        putc_unlocked ('\n', j->out);
         begin (j, NULL, '{');
         string (j, "function", f->function);
         string (j, "file", f->file);
@@ -276,7 +285,7 @@ static void
 write_stack (struct json *j, const struct mp_profile_row *r,
              struct mp_locations *t)
 {
-  fputc ('\n', j->out);
+  putc_unlocked ('\n', j->out);
   begin (j, NULL, '{');
   begin (j, "frames", '[');
   for (size_t k = 0; k < r->n_ras; k++)
@@ -329,7 +338,7 @@ write_timeline (struct json *j)
   begin (j, "timeline", '[');
   for (size_t i = 0; i < n; i++)
     {
-      fputc ('\n', j->out);
+      putc_unlocked ('\n', j->out);
       begin (j, NULL, '{');
       number (j, "t", points[i].t);
       number (j, "heap_words", points[i].heap_words);
@@ -373,16 +382,16 @@ mp_write_json (FILE *out)
   number (&j, "memprof", 1);
   number (&j, "pid", (double) getpid ());
   write_sampling (&j, min, max);
-  fputc ('\n', out);
+  putc_unlocked ('\n', out);
   fields (&j, "stat", mp_stat_fields, &st, 0);
-  fputc ('\n', out);
+  putc_unlocked ('\n', out);
   fields (&j, "allocator", mp_alloc_fields, &alloc, 0);
   int rc = write_sites (&j);
   rc = rc ? rc : write_functions (&j);
   rc = rc ? rc : write_stacks (&j, rows, n);
   rc = rc ? rc : write_timeline (&j);
   end (&j, '}');
-  fputc ('\n', out);
+  putc_unlocked ('\n', out);
   free (rows);
   return rc;
 }

@@ -17,16 +17,16 @@ same (size_t item, void *ctx)
 size_t
 mp_location_of (struct mp_locations *t, uintptr_t ra)
 {
-  uint64_t h = (uint64_t) ra * UINT64_C (0x9e3779b97f4a7c15);
+  uint64_t h = mp_hash_address (ra);
   t->sought = ra;
-  size_t *slot = mp_index_find (&t->index, h ^ (h >> 32), same, t);
+  size_t *slot = mp_index_find (&t->index, h, same, t);
   if (slot == NULL)
     return MP_NO_LOCATION;
   if (*slot)
     return *slot - 1;
   if (mp_reserve (&t->locs, &t->cap, t->n, sizeof *t->locs) != 0)
     return MP_NO_LOCATION;
-  if (mp_index_add (&t->index, slot, h ^ (h >> 32)) != 0)
+  if (mp_index_add (&t->index, slot, h) != 0)
     return MP_NO_LOCATION;
   struct mp_location *l = &t->locs[t->n];
   l->ra = ra;

@@ -8,6 +8,10 @@
    `.PID' to it, so that it never clobbers its parent's file, which keeps
    the name it was given.
 
+   The JSON report is also the data of the HTML page: it is made once and
+   written to both files through a stream (fopencookie) that copies what
+   it is given to each.
+
    A file that cannot be opened or written gets one warning naming it and
    the reason; the other files are still written, and the text report
    goes to stderr instead.  */
@@ -19,6 +23,20 @@
 #include "internal.h"
 
 pid_t mp_start_pid;
+
+void
+mp_put_integer (FILE *out, long long v)
+{
+  char digits[24], *end = digits + sizeof digits, *p = end;
+  unsigned long long u = v < 0 ? -(unsigned long long) v
+                               : (unsigned long long) v;
+  do
+    *--p = (char) ('0' + u % 10);
+  while (u /= 10);
+  if (v < 0)
+    *--p = '-';
+  fwrite_unlocked (p, 1, (size_t) (end - p), out);
+}
 
 /* PATH with `%p' and `%%' expanded, and `.PID' appended in a forked
    child if it has no `%p'; NULL without memory.  */
@@ -105,6 +123,46 @@ write_form (const char *path, const char *what, int (*write) (FILE *))
   close_output (out, name, what, err);
 }
 
+/* A stream that copies to both of `outs' that are not NULL; each keeps
+   its own error, for close_output.  */
+static ssize_t
+copy_write (void *cookie, const char *buf, size_t size)
+{
+  FILE **outs = cookie;
+  for (int i = 0; i < 2; i++)
+    if (outs[i])
+      fwrite_unlocked (buf, 1, size, outs[i]);
+  return (ssize_t) size;
+}
+
+/* The JSON report to the json path and into the HTML page at the html
+   path, whichever there are.  */
+static void
+write_json_forms (void)
+{
+  static const char *const what[2] = { "JSON report", "HTML report" };
+  const char *paths[2] = { mp_config.json_path, mp_config.html_path };
+  char *names[2];
+  FILE *outs[2];
+  for (int i = 0; i < 2; i++)
+    outs[i] = paths[i] ? open_output (paths[i], what[i], "", &names[i]) : NULL;
+  if (outs[0] == NULL && outs[1] == NULL)
+    return;
+  const char *tail = outs[1] ? mp_html_head (outs[1]) : "";
+  FILE *json = fopencookie (outs, "w", (cookie_io_functions_t) {
+                              .write = copy_write });
+  errno = 0;
+  int err = json == NULL || mp_write_json (json) != 0
+            ? (errno ? errno : ENOMEM) : 0;
+  if (json && fclose (json) != 0 && err == 0)
+    err = errno;
+  if (outs[1])
+    fputs (tail, outs[1]);
+  for (int i = 0; i < 2; i++)
+    if (outs[i])
+      close_output (outs[i], names[i], what[i], err);
+}
+
 static void
 write_report (void)
 {
@@ -131,6 +189,5 @@ mp_report_at_exit (void)
   write_report ();
   write_form (mp_config.pprof_path, "pprof profile", mp_write_pprof);
   write_form (mp_config.folded_path, "folded stacks", mp_write_folded);
-  write_form (mp_config.json_path, "JSON report", mp_write_json);
-  write_form (mp_config.html_path, "HTML report", mp_write_html);
+  write_json_forms ();
 }

@@ -396,13 +396,15 @@ write_tables (struct pprof *p, const struct mp_locations *t)
   free (ms.m);
 }
 
-/* Gzip N bytes at DATA to OUT; -1 if zlib fails.  */
+/* Gzip N bytes at DATA to OUT; -1 if zlib fails.  At the fastest level,
+   as Go's runtime/pprof does: a profile is written at exit, read once,
+   and compresses well anyway.  */
 static int
 gzip_to (FILE *out, const unsigned char *data, size_t n)
 {
   z_stream z;
   memset (&z, 0, sizeof z);
-  if (deflateInit2 (&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+  if (deflateInit2 (&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
                     Z_DEFAULT_STRATEGY) != Z_OK)
     return -1;
   z.next_in = (unsigned char *) data;

@@ -27,7 +27,6 @@
 
 struct symbolised
 {
-  struct symbolised *next;      /* bucket chain */
   uintptr_t pc;
   size_t n;
   struct mp_frame frames[];
@@ -36,7 +35,13 @@ struct symbolised
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *dwfl;              /* the process's modules, once reported */
 static int reported_at;         /* dwfl's report count, to add new ones */
-static struct symbolised *cache[4096];
+
+/* The addresses looked up so far, numbered in `cache_index' by address;
+   each lives as long as the process, since its frames are handed out.  */
+static struct symbolised **cached;
+static size_t n_cached, cap_cached;
+static struct mp_index cache_index;
+static uintptr_t sought;        /* the address `same_pc' compares with */
 
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
@@ -101,28 +106,33 @@ call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file,
     *file = dwarf_filesrc (files, v, NULL, NULL);
 }
 
-/* ---- functions by address ---------------------------------------------
+/* ---- scopes by address ------------------------------------------------
 
    dwarf_getscopes walks a unit's whole tree of DIEs for each address,
    which is quadratic for a large unit (100 000 call sites in one file
    take minutes).  So each unit's top-level functions are listed once,
-   by address range; an address then finds its function by binary
-   search, and its inlined scopes by descending that function's tree
-   only.  Functions that are not at the top level (C++ namespaces and
-   classes) are not listed: their addresses take dwarf_getscopes.  */
+   sorted by address range; an address finds its function by binary
+   search.  A function's own child scopes (inlined subroutines and
+   lexical blocks) are listed the same way at its first lookup, since a
+   function with many call sites has as many DW_TAG_call_site children
+   to step over; deeper scopes are few and are walked.  Functions that
+   are not at the top level (C++ namespaces and classes) are not listed:
+   their addresses take dwarf_getscopes.  */
 
 struct range
 {
   Dwarf_Addr low, high;
-  Dwarf_Die function;
+  Dwarf_Die die;
+  struct range *inner;          /* a function's child scopes, by low */
+  ptrdiff_t n_inner;            /* how many; -1 until listed */
 };
 
 struct unit
 {
   struct unit *next;            /* bucket chain */
   const void *key;              /* the unit DIE's address in the data */
-  struct range *ranges;         /* sorted by low; NULL if none */
-  size_t n;
+  struct range *ranges;         /* its functions, by low; NULL if none */
+  ptrdiff_t n;
 };
 
 static struct unit *units[1024];
@@ -134,40 +144,70 @@ by_low (const void *a, const void *b)
   return (x->low > y->low) - (x->low < y->low);
 }
 
-/* List CU's top-level functions into U.  */
-static void
-list_functions (Dwarf_Die *cu, struct unit *u)
+static int
+is_function_tag (int tag)
+{
+  return tag == DW_TAG_subprogram;
+}
+
+static int
+is_scope_tag (int tag)
+{
+  return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block;
+}
+
+/* The children of PARENT whose tag WANTED accepts, one entry per address
+   range, sorted, into *OUT (NULL if none); return how many, or -1
+   without memory.  */
+static ptrdiff_t
+list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
 {
   Dwarf_Die die;
-  size_t cap = 0;
-  if (dwarf_child (cu, &die) != 0)
-    return;
+  size_t n = 0, cap = 0;
+  *out = NULL;
+  if (dwarf_child (parent, &die) != 0)
+    return 0;
   do
     {
-      if (dwarf_tag (&die) != DW_TAG_subprogram)
+      if (!wanted (dwarf_tag (&die)))
         continue;
       Dwarf_Addr base, low, high;
       for (ptrdiff_t off = 0;
            (off = dwarf_ranges (&die, off, &base, &low, &high)) > 0;)
         {
-          if (u->n == cap)
+          if (mp_reserve (out, &cap, n, sizeof **out) != 0)
             {
-              cap = cap ? 2 * cap : 64;
-              struct range *r = realloc (u->ranges, cap * sizeof *r);
-              if (r == NULL)
-                return;
-              u->ranges = r;
+              free (*out);
+              *out = NULL;
+              return -1;
             }
-          u->ranges[u->n++] = (struct range) { low, high, die };
+          (*out)[n++] = (struct range) { low, high, die, NULL, -1 };
         }
     }
   while (dwarf_siblingof (&die, &die) == 0);
-  qsort (u->ranges, u->n, sizeof *u->ranges, by_low);
+  qsort (*out, n, sizeof **out, by_low);
+  return (ptrdiff_t) n;
 }
 
-/* The top-level function of CU holding PC into *OUT; 0, or -1.  */
-static int
-function_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
+/* The one of the N sorted RANGES that holds PC, or NULL.  */
+static struct range *
+range_at (struct range *ranges, ptrdiff_t n, Dwarf_Addr pc)
+{
+  ptrdiff_t lo = 0, hi = n;     /* the first range past PC */
+  while (lo < hi)
+    {
+      ptrdiff_t mid = lo + (hi - lo) / 2;
+      if (ranges[mid].low <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo > 0 && pc < ranges[lo - 1].high ? &ranges[lo - 1] : NULL;
+}
+
+/* The top-level function of CU holding PC, or NULL.  */
+static struct range *
+function_at (Dwarf_Die *cu, Dwarf_Addr pc)
 {
   struct unit **head = &units[((uintptr_t) cu->addr >> 4) % 1024];
   struct unit *u = *head;
@@ -176,46 +216,57 @@ function_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die *out)
   if (u == NULL && (u = calloc (1, sizeof *u)) != NULL)
     {
       u->key = cu->addr;
-      list_functions (cu, u);
+      u->n = list_ranges (cu, is_function_tag, &u->ranges);
       u->next = *head;
       *head = u;
     }
-  size_t lo = 0, hi = u ? u->n : 0;     /* the first range past PC */
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (u->ranges[mid].low <= pc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0 || pc >= u->ranges[lo - 1].high)
+  return u ? range_at (u->ranges, u->n, pc) : NULL;
+}
+
+/* The child scope of PARENT that holds PC into *OUT; 0, or -1.  */
+static int
+child_scope_at (const Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out)
+{
+  Dwarf_Die die, p = *parent;
+  if (dwarf_child (&p, &die) != 0)
     return -1;
-  *out = u->ranges[lo - 1].function;
+  do
+    if (is_scope_tag (dwarf_tag (&die)) && dwarf_haspc (&die, pc) == 1)
+      {
+        *out = die;
+        return 0;
+      }
+  while (dwarf_siblingof (&die, &die) == 0);
+  return -1;
+}
+
+/* Function F's child scope that holds PC into *OUT; 0, or -1.  */
+static int
+listed_scope_at (struct range *f, Dwarf_Addr pc, Dwarf_Die *out)
+{
+  if (f->n_inner < 0)
+    f->n_inner = list_ranges (&f->die, is_scope_tag, &f->inner);
+  if (f->n_inner < 0)           /* no memory: walk them */
+    return child_scope_at (&f->die, pc, out);
+  struct range *r = range_at (f->inner, f->n_inner, pc);
+  if (r == NULL)
+    return -1;
+  *out = r->die;
   return 0;
 }
 
-/* Append to CHAIN (N so far, at most MAX) the inlined scopes inside
-   PARENT that hold PC, outermost first; return the new N.  */
+/* Function F, then the inlined scopes inside it that hold PC, outermost
+   first, into CHAIN (at most MAX); return how many.  */
 static int
-inlined_at (Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int n,
-            int max)
+inlined_at (struct range *f, Dwarf_Addr pc, Dwarf_Die *chain, int max)
 {
+  int n = 0;
   Dwarf_Die die;
-  if (dwarf_child (parent, &die) != 0)
-    return n;
-  do
-    {
-      int tag = dwarf_tag (&die);
-      if ((tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block)
-          && dwarf_haspc (&die, pc) == 1)
-        {
-          if (tag == DW_TAG_inlined_subroutine && n < max)
-            chain[n++] = die;
-          return inlined_at (&die, pc, chain, n, max);
-        }
-    }
-  while (dwarf_siblingof (&die, &die) == 0);
+  chain[n++] = f->die;
+  for (int found = listed_scope_at (f, pc, &die); found == 0;
+       found = child_scope_at (&die, pc, &die))
+    if (dwarf_tag (&die) == DW_TAG_inlined_subroutine && n < max)
+      chain[n++] = die;
   return n;
 }
 
@@ -224,12 +275,11 @@ inlined_at (Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int n,
 static int
 scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **chain)
 {
-  Dwarf_Die fn;
-  if (function_at (cu, pc, &fn) == 0)
+  struct range *fn = function_at (cu, pc);
+  if (fn != NULL)
     {
       Dwarf_Die path[64];
-      path[0] = fn;
-      int n = inlined_at (&fn, pc, path, 1, 64);
+      int n = inlined_at (fn, pc, path, 64);
       *chain = malloc ((size_t) n * sizeof **chain);
       for (int i = 0; *chain && i < n; i++)
         (*chain)[i] = path[n - 1 - i];
@@ -293,15 +343,27 @@ frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
   return n;
 }
 
+static int
+same_pc (size_t item, void *ctx)
+{
+  (void) ctx;
+  return cached[item]->pc == sought;
+}
+
 /* The frames at return address RA (looked up at RA - 1, inside the
    call); NULL if there is no memory.  */
 static struct symbolised *
 lookup (uintptr_t ra)
 {
-  struct symbolised **head = &cache[(ra >> 2) % (sizeof cache / sizeof *cache)];
-  for (struct symbolised *s = *head; s; s = s->next)
-    if (s->pc == ra)
-      return s;
+  uint64_t h = mp_hash_address (ra);
+  sought = ra;
+  size_t *slot = mp_index_find (&cache_index, h, same_pc, NULL);
+  if (slot == NULL)
+    return NULL;
+  if (*slot)
+    return cached[*slot - 1];
+  if (mp_reserve (&cached, &cap_cached, n_cached, sizeof *cached) != 0)
+    return NULL;
   struct mp_frame frames[64];
   size_t n = frames_of (ra - 1, frames, 64);
   if (n == 0)
@@ -312,8 +374,13 @@ lookup (uintptr_t ra)
   s->pc = ra;
   s->n = n;
   memcpy (s->frames, frames, n * sizeof *frames);
-  s->next = *head;
-  *head = s;
+  /* frames_of made no lookups, so SLOT is still good.  */
+  if (mp_index_add (&cache_index, slot, h) != 0)
+    {
+      free (s);
+      return NULL;
+    }
+  cached[n_cached++] = s;
   return s;
 }
 
