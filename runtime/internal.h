@@ -514,8 +514,6 @@ size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
 /* output.c */
 extern pid_t mp_start_pid;      /* the process that started the runtime:
                                    set once at start, then only read */
-/* V in decimal to OUT, a stream no other thread uses.  */
-void mp_put_integer (FILE *out, long long v);
 
 /* json.c, folded.c, pprof.c: each writes its form of the report to OUT
    and returns 0, or -1 (errno set) if it ran out of memory.  */

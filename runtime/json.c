@@ -1,5 +1,6 @@
 /* json.c -- the report as one JSON object (MEMPROF=json=PATH), in the
-   schema that doc/report-json.md documents; html.c embeds it.
+   schema that doc/report-json.md documents; output.c also puts it into
+   the HTML report.
 
    Strings are escaped so that any name is safe: the JSON escapes, `<',
    `>' and `&' as \u escapes (the object may sit in an HTML script
@@ -49,7 +50,23 @@ plain (unsigned char c)
          && c != '>' && c != '&';
 }
 
-/* The stream is the writer's own, so it is written unlocked.  */
+/* V in decimal.  */
+static void
+put_integer (FILE *out, long long v)
+{
+  char digits[24], *end = digits + sizeof digits, *p = end;
+  unsigned long long u = v < 0 ? -(unsigned long long) v
+                               : (unsigned long long) v;
+  do
+    *--p = (char) ('0' + u % 10);
+  while (u /= 10);
+  if (v < 0)
+    *--p = '-';
+  fwrite_unlocked (p, 1, (size_t) (end - p), out);
+}
+
+/* The stream is the writer's own, so it is written unlocked; runs of
+   plain bytes at once.  */
 static void
 write_string (FILE *out, const char *text)
 {
@@ -60,7 +77,7 @@ write_string (FILE *out, const char *text)
     }
   putc_unlocked ('"', out);
   const unsigned char *s = (const unsigned char *) text;
-  while (*s)
+  for (;;)
     {
       const unsigned char *run = s;
       while (plain (*s))
@@ -68,7 +85,7 @@ write_string (FILE *out, const char *text)
       fwrite_unlocked (run, 1, (size_t) (s - run), out);
       if (*s == '\0')
         break;
-      int n = *s < 0x80 ? 1 : utf8_length (s);
+      int n = utf8_length (s);
       if (*s == '"' || *s == '\\')
         fprintf (out, "\\%c", *s);
       else if (*s < 0x80)
@@ -121,7 +138,7 @@ number (struct json *j, const char *key, double v)
   if (!isfinite (v) || fabs (v) < 1e-6)
     v = 0;
   if (v == floor (v) && fabs (v) < 1e15)
-    mp_put_integer (j->out, (long long) v);
+    put_integer (j->out, (long long) v);
   else
     fprintf (j->out, "%.15g", v);
 }

@@ -19,24 +19,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
 
 pid_t mp_start_pid;
-
-void
-mp_put_integer (FILE *out, long long v)
-{
-  char digits[24], *end = digits + sizeof digits, *p = end;
-  unsigned long long u = v < 0 ? -(unsigned long long) v
-                               : (unsigned long long) v;
-  do
-    *--p = (char) ('0' + u % 10);
-  while (u /= 10);
-  if (v < 0)
-    *--p = '-';
-  fwrite_unlocked (p, 1, (size_t) (end - p), out);
-}
 
 /* PATH with `%p' and `%%' expanded, and `.PID' appended in a forked
    child if it has no `%p'; NULL without memory.  */
@@ -135,6 +122,15 @@ copy_write (void *cookie, const char *buf, size_t size)
   return (ssize_t) size;
 }
 
+/* Whether A and B, either NULL, are open on the same file.  */
+static int
+same_file (FILE *a, FILE *b)
+{
+  struct stat x, y;
+  return a && b && fstat (fileno (a), &x) == 0 && fstat (fileno (b), &y) == 0
+         && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 /* The JSON report to the json path and into the HTML page at the html
    path, whichever there are.  */
 static void
@@ -146,6 +142,12 @@ write_json_forms (void)
   FILE *outs[2];
   for (int i = 0; i < 2; i++)
     outs[i] = paths[i] ? open_output (paths[i], what[i], "", &names[i]) : NULL;
+  if (same_file (outs[0], outs[1]))
+    {
+      fclose (outs[0]);         /* the page holds the report anyway */
+      free (names[0]);
+      outs[0] = NULL;
+    }
   if (outs[0] == NULL && outs[1] == NULL)
     return;
   const char *tail = outs[1] ? mp_html_head (outs[1]) : "";

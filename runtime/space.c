@@ -189,13 +189,17 @@ mp_source_name (enum mp_source source)
   return (unsigned) source < MP_SOURCES ? kind_names[source] : "?";
 }
 
+/* The promoted fraction is what was copied at age 0, the blocks' first
+   survival, of what was allocated.  */
 static void
 print_totals (FILE *out, const char *what, const struct mp_space_totals *t)
 {
   fprintf (out, "  %s: allocated %.0f B in %.0f blocks + %.0f B overhead; "
-           "copied %.0f B (ages 0/1/2/3+: %.0f/%.0f/%.0f/%.0f); live %.0f B\n",
+           "copied %.0f B (ages 0/1/2/3+: %.0f/%.0f/%.0f/%.0f); live %.0f B; "
+           "promoted %.1f%%\n",
            what, t->allocated, t->count, t->overhead, t->copied,
-           t->copies[0], t->copies[1], t->copies[2], t->copies[3], t->live);
+           t->copies[0], t->copies[1], t->copies[2], t->copies[3], t->live,
+           t->allocated > 0 ? 100 * t->copies[0] / t->allocated : 0);
 }
 
 /* One line per kind allocated: blocks, data + overhead, allocated and

@@ -113,7 +113,8 @@ call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file,
    take minutes).  So each unit's top-level functions are listed once,
    sorted by address range; an address finds its function by binary
    search.  A function's own child scopes (inlined subroutines and
-   lexical blocks) are listed the same way at its first lookup, since a
+   lexical blocks) are listed the same way at the first lookup in each
+   of its ranges, since a
    function with many call sites has as many DW_TAG_call_site children
    to step over; deeper scopes are few and are walked.  Functions that
    are not at the top level (C++ namespaces and classes) are not listed:
@@ -123,7 +124,8 @@ struct range
 {
   Dwarf_Addr low, high;
   Dwarf_Die die;
-  struct range *inner;          /* a function's child scopes, by low */
+  struct range *inner;          /* a function's child scopes, by low
+                                   (unused in the child scopes' own) */
   ptrdiff_t n_inner;            /* how many; -1 until listed */
 };
 
@@ -145,7 +147,7 @@ by_low (const void *a, const void *b)
 }
 
 static int
-is_function_tag (int tag)
+is_subprogram_tag (int tag)
 {
   return tag == DW_TAG_subprogram;
 }
@@ -175,6 +177,10 @@ list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
       for (ptrdiff_t off = 0;
            (off = dwarf_ranges (&die, off, &base, &low, &high)) > 0;)
         {
+          /* GCC emits empty ranges; one could tie with a real range
+             on low and hide it from range_at.  */
+          if (low >= high)
+            continue;
           if (mp_reserve (out, &cap, n, sizeof **out) != 0)
             {
               free (*out);
@@ -216,7 +222,7 @@ function_at (Dwarf_Die *cu, Dwarf_Addr pc)
   if (u == NULL && (u = calloc (1, sizeof *u)) != NULL)
     {
       u->key = cu->addr;
-      u->n = list_ranges (cu, is_function_tag, &u->ranges);
+      u->n = list_ranges (cu, is_subprogram_tag, &u->ranges);
       u->next = *head;
       *head = u;
     }

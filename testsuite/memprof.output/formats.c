@@ -58,9 +58,9 @@ main (void)
 /* { dg-output "^ok\n$" } */
 /* The text report's space profiles.  */
 /* { dg-final { scan-file out.txt "^== space profiles by function \\(exact: sampling rate 1\\): \[0-9\]+ of \[0-9\]+, largest first ==$" } } */
-/* { dg-final { scan-file out.txt "^make_pair: 2000 samples\n  exclusive: allocated 16000 B in 1000 blocks \\+ 16000 B overhead; copied 32000 B \\(ages 0/1/2/3\\+: 16000/16000/0/0\\); live 16000 B\n    normal: allocated 1000 blocks 16000\\+16000 B; copies 1000 blocks 16000\\+16000 B \\| 1000 blocks 16000\\+16000 B \\| 0 blocks 0\\+0 B \\| 0 blocks 0\\+0 B\n" } } */
-/* { dg-final { scan-file out.txt "^strs: 650 samples\n  exclusive: allocated 5200 B in 50 blocks \\+ 400 B overhead; copied 0 B \\(ages 0/1/2/3\\+: 0/0/0/0\\); live 0 B\n    malloc: allocated 50 blocks 5200\\+400 B;" } } */
-/* { dg-final { scan-file out.txt "^main:\n  inclusive: allocated 21200 B in 1050 blocks \\+ 16400 B overhead; copied 32000 B \\(ages 0/1/2/3\\+: 16000/16000/0/0\\); live 16000 B$" } } */
+/* { dg-final { scan-file out.txt "^make_pair: 2000 samples\n  exclusive: allocated 16000 B in 1000 blocks \\+ 16000 B overhead; copied 32000 B \\(ages 0/1/2/3\\+: 16000/16000/0/0\\); live 16000 B; promoted 100.0%\n    normal: allocated 1000 blocks 16000\\+16000 B; copies 1000 blocks 16000\\+16000 B \\| 1000 blocks 16000\\+16000 B \\| 0 blocks 0\\+0 B \\| 0 blocks 0\\+0 B\n" } } */
+/* { dg-final { scan-file out.txt "^strs: 650 samples\n  exclusive: allocated 5200 B in 50 blocks \\+ 400 B overhead; copied 0 B \\(ages 0/1/2/3\\+: 0/0/0/0\\); live 0 B; promoted 0.0%\n    malloc: allocated 50 blocks 5200\\+400 B;" } } */
+/* { dg-final { scan-file out.txt "^main:\n  inclusive: allocated 21200 B in 1050 blocks \\+ 16400 B overhead; copied 32000 B \\(ages 0/1/2/3\\+: 16000/16000/0/0\\); live 16000 B; promoted 75.5%$" } } */
 /* { dg-final { scan-file out.txt "^build:\n  inclusive: allocated 16000 B in 1000 blocks" } } */
 /* Folded stacks, outermost first.  */
 /* { dg-final { scan-file out.folded "^(\[^ \n\]*;)?main;build;make_pair 16000$" } } */
