@@ -12,19 +12,24 @@ set -eu
 TOP=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 CC=${CC:-gcc}
 RUNS=${BENCH_RUNS:-5}
-SRC=$TOP/bench
 OUT=$TOP/bench/out
 mkdir -p "$OUT"
+cd "$TOP"                       # sources and arguments are relative to it
 
-# workload name, source, extra plain libraries, argument, extra MEMPROF
+# workload name, sources, extra plain libraries, argument, extra MEMPROF
 # settings.  The plain names run with the report's default sampling
 # (1e-4); -s0 turns sampling off and -s3 samples at 1e-3, the rates the
 # sampling targets are set for.  bt-gc-incr shows what Boehm's incremental
 # marking costs under memprof: the measurement behind its default (off).
-WORKLOADS="bt-malloc:bt-malloc.c::18: bt-malloc-s0:bt-malloc.c::18:,sampling_rate=0
-bt-malloc-s3:bt-malloc.c::18:,sampling_rate=1e-3 bt-gc:bt-gc.c:-lgc:17:
-bt-gc-s0:bt-gc.c:-lgc:17:,sampling_rate=0 bt-gc-s3:bt-gc.c:-lgc:17:,sampling_rate=1e-3
-bt-gc-incr:bt-gc.c:-lgc:17:,incremental=1"
+# scheme is the Scheme VM of examples/scheme running binary-trees.scm.
+SCM=examples/scheme
+WORKLOADS="bt-malloc:bench/bt-malloc.c::18: bt-malloc-s0:bench/bt-malloc.c::18:,sampling_rate=0
+bt-malloc-s3:bench/bt-malloc.c::18:,sampling_rate=1e-3 bt-gc:bench/bt-gc.c:-lgc:17:
+bt-gc-s0:bench/bt-gc.c:-lgc:17:,sampling_rate=0 bt-gc-s3:bench/bt-gc.c:-lgc:17:,sampling_rate=1e-3
+bt-gc-incr:bench/bt-gc.c:-lgc:17:,incremental=1
+scheme:$SCM/*.c:-lgc:$SCM/bench/binary-trees.scm:
+scheme-s0:$SCM/*.c:-lgc:$SCM/bench/binary-trees.scm:,sampling_rate=0
+scheme-s3:$SCM/*.c:-lgc:$SCM/bench/binary-trees.scm:,sampling_rate=1e-3"
 
 die() { echo "bench: $*" >&2; exit 1; }
 
@@ -68,11 +73,13 @@ for w in $WORKLOADS; do
     IFS=: read -r name src libs arg settings <<EOF2
 $w
 EOF2
+    # $src may be a pattern of several files.
     # shellcheck disable=SC2086
-    "$CC" -std=c11 -O2 -o "$OUT/$name.plain" "$SRC/$src" $libs ||
+    "$CC" -std=c11 -O2 -o "$OUT/$name.plain" $src $libs ||
         die "cannot build $name (plain)"
+    # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
-        -o "$OUT/$name.memprof" "$SRC/$src" \
+        -o "$OUT/$name.memprof" $src \
         "$TOP/runtime/libmemprof.a" -lgc -ldw -lz -lpthread -ldl -lm ||
         die "cannot build $name (memprof)"
 done

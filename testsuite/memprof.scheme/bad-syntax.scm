@@ -1,0 +1,4 @@
+; bad-syntax.scm
+(define (f x)
+  (let ((y 1) (y 2))
+    y))

@@ -1,0 +1,3 @@
+; extra-paren.scm
+(display 1))
+(display 2)

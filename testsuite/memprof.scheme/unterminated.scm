@@ -1,0 +1,5 @@
+; unterminated.scm
+(display "ok")
+(newline)
+(display "no end
+  of it)
