@@ -136,17 +136,17 @@ struct mp_thread
   mp_counter bytes_slack;
 
   /* Words the owner may still allocate before the next sampled word
-     (sample.c).  The owner counts it down; mp_memprof_start stores 0 to
-     send the owner to the slow path.  */
+     (sample.c).  The owner counts it down; others store MP_GAP_REDRAW
+     to send the owner to the slow path for a new gap.  */
   mp_counter sample_left;
 
   struct mp_young young;
 
-  /* Owner only (sample.c): the sampler's random state, the generation
-     of settings `sample_left` was drawn with, and how many tracker
+  /* Owner only (sample.c): the sampler's random state, the rate
+     `sample_left` was drawn at (0: none yet), and how many tracker
      callbacks are running in the thread (sampling is suspended then).  */
   uint64_t rng[4];
-  unsigned sample_generation;
+  double gap_rate;
   int in_callback;
 } __attribute__ ((aligned (128)));
 
@@ -396,6 +396,11 @@ mp_words (size_t n)
 {
   return (n + sizeof (void *) - 1) / sizeof (void *);
 }
+
+/* A gap that asks for a new one (sample.c): so negative that the
+   countdown stays negative, which a gap that runs out by itself never is
+   at the slow path.  */
+#define MP_GAP_REDRAW (INT64_MIN / 4)
 
 /* The return address of the runtime's entry point, that is, where the
    program called it: a call stack starts there (callstack.c).  Only in

@@ -14,12 +14,14 @@
    rate 1 (gaps of 0) exactly n.
 
    The settings (rate, tracker) change under `lock`.  Then, and when
-   tracked.c has callbacks due, mp_sample_prompt bumps `generation` and
-   stores 0 in every record's gap, so that each thread soon takes its
-   slow path, delivers what is due and redraws its gap for the new
-   generation.  While sampling is off gaps are OFF_GAP words at most: a
-   store lost to a race with the owner's countdown costs at most that
-   many unsampled words.
+   tracked.c has callbacks due, mp_sample_prompt stores MP_GAP_REDRAW in
+   every record's gap, so that each thread soon takes its slow path,
+   delivers what is due and draws a new gap.  A thread redraws only then
+   or when the rate changed, never merely because its countdown ran out:
+   a redraw there, where a sample is due, would lose it (the bias a
+   prompt lost to a race with the owner's countdown used to cause).
+   While sampling is off gaps are OFF_GAP words at most: a store lost to
+   such a race costs at most that many unsampled words.
 
    Sampling is suspended in a thread while one of its callbacks runs: the
    samples of the callback's own blocks are drawn as usual, so that the
@@ -46,10 +48,8 @@
 const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL };
 
 /* The settings, guarded by `lock`.  `session` counts the starts and
-   stops, and says which session a tracked block belongs to;
-   `generation` also counts the prompts (mp_sample_prompt), and tells a
-   thread to redraw its gap.  Both are written under lock or atomically,
-   and read without the lock.  */
+   stops, and says which session a tracked block belongs to; it is
+   written under lock, atomically, and read without the lock.  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;             /* between mp_memprof_start and _stop */
 static double rate;             /* the program's while started, else
@@ -57,7 +57,6 @@ static double rate;             /* the program's while started, else
 static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
 static struct mp_tracker tracker;
 static _Atomic unsigned session;
-static _Atomic unsigned generation;
 
 /* Tracker callbacks under way in all threads: mp_memprof_stop waits for
    those of other threads to finish (mp_callback_begin).  */
@@ -221,9 +220,9 @@ mp_callback_abandon (struct mp_thread *t)
 void
 mp_sample_prompt (void)
 {
-  atomic_fetch_add (&generation, 1);
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
-    atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
+    atomic_store_explicit (&t->sample_left, MP_GAP_REDRAW,
+                           memory_order_relaxed);
 }
 
 /* Owner only: send T's next allocation to the slow path, with a new gap
@@ -231,8 +230,8 @@ mp_sample_prompt (void)
 void
 mp_sample_interrupt (struct mp_thread *t)
 {
-  t->sample_generation--;
-  atomic_store_explicit (&t->sample_left, 0, memory_order_relaxed);
+  atomic_store_explicit (&t->sample_left, MP_GAP_REDRAW,
+                         memory_order_relaxed);
 }
 
 /* The slow path of mp_sample.  The program's errno comes out as it went
@@ -319,14 +318,13 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
   struct mp_tracker tr;
   double r;
   size_t depth;
-  unsigned gen = atomic_load (&generation);
   unsigned s = settings (&tr, &r, &depth);
 
-  if (t->sample_generation != gen || (t->rng[0] | t->rng[1]) == 0)
+  if (left < 0 || t->gap_rate != r)     /* asked for, or a new rate */
     {
       if ((t->rng[0] | t->rng[1]) == 0)
         seed_random (t->rng, t);
-      t->sample_generation = gen;
+      t->gap_rate = r;
       left = r > 0 ? draw_gap (t, r) : OFF_GAP;
     }
   if (r == 0)
