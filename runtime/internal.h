@@ -385,6 +385,8 @@ void mp_profile_survived (struct mp_profile_stack *s, unsigned age,
                           const struct mp_space_amount *est);
 void mp_profile_dead (struct mp_profile_stack *s,
                       const struct mp_space_amount *est);
+/* qsort's order of rows, most allocated data first.  */
+int mp_profile_by_allocated (const void *a, const void *b);
 struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
                                         double *rate_max);
 void mp_profile_report (FILE *out, size_t top);

@@ -271,14 +271,6 @@ write_functions (struct json *j)
   return 0;
 }
 
-static int
-by_allocated (const void *a, const void *b)
-{
-  const struct mp_profile_row *x = a, *y = b;
-  return (x->v.allocated.data < y->v.allocated.data)
-         - (x->v.allocated.data > y->v.allocated.data);
-}
-
 static void
 write_frames (struct json *j, const struct mp_locations *t)
 {
@@ -335,7 +327,7 @@ write_stacks (struct json *j, struct mp_profile_row *rows, size_t n)
           return -1;
         }
   write_frames (j, &t);
-  qsort (rows, n, sizeof *rows, by_allocated);
+  qsort (rows, n, sizeof *rows, mp_profile_by_allocated);
   begin (j, "stacks", '[');
   for (size_t i = 0; i < n; i++)
     write_stack (j, &rows[i], &t);

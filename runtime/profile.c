@@ -172,8 +172,8 @@ mp_profile_rows (size_t *n, double *min, double *max)
 
 /* ---- the report ------------------------------------------------------- */
 
-static int
-by_allocated (const void *a, const void *b)
+int
+mp_profile_by_allocated (const void *a, const void *b)
 {
   const struct mp_profile_row *x = a, *y = b;
   return (x->v.allocated.data < y->v.allocated.data)
@@ -219,7 +219,8 @@ mp_profile_report (FILE *out, size_t top)
   size_t shown = top && top < n ? top : n;
   for (int section = 0; rows && section < 2; section++)
     {
-      qsort (rows, n, sizeof *rows, section ? by_live : by_allocated);
+      qsort (rows, n, sizeof *rows,
+             section ? by_live : mp_profile_by_allocated);
       fprintf (out, "== call stacks by estimated bytes %s: %zu of %zu ==\n",
                section ? "live" : "allocated", shown, n);
       for (size_t i = 0; i < shown; i++)

@@ -286,6 +286,13 @@ c_or (obj x, struct scope *s, int line)
   return logic (x, s, line, N_OR, FALSE);
 }
 
+static void
+check_binding (obj binding, int line, const char *form)
+{
+  if (list_length (binding) != 2 || !has_type (car (binding), T_SYMBOL))
+    bad_syntax (line, form, "bindings (NAME INIT) of distinct names");
+}
+
 /* (let ((NAME INIT)...) BODY...), and with REC, letrec: the inits are
    evaluated in the new frame, in order (letrec*).  */
 static const struct node *
@@ -305,8 +312,8 @@ let (obj x, struct scope *s, int line, int rec, const char *form)
   for (obj b = bindings; b != NIL; b = cdr (b))
     {
       obj binding = car (b);
-      if (list_length (binding) != 2 || !has_type (car (binding), T_SYMBOL)
-          || slot_in (&inner, car (binding)) >= 0)
+      check_binding (binding, line, form);
+      if (slot_in (&inner, car (binding)) >= 0)
         bad_syntax (line, form, "bindings (NAME INIT) of distinct names");
       add_name (&inner, car (binding));
     }
@@ -340,8 +347,7 @@ named_let (obj x, struct scope *s, int line)
   for (; bindings != NIL; bindings = cdr (bindings))
     {
       obj b = car (bindings);
-      if (list_length (b) != 2)
-        bad_syntax (line, "let", "bindings (NAME INIT)");
+      check_binding (b, line, "let");
       *v = cons (car (b), NIL);
       v = cdr_ref (*v);
       *i = cons (car (cdr (b)), NIL);
