@@ -17,7 +17,7 @@
 struct mp_config mp_config = {
   .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
   .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
-  .init_heap_words = 0,
+  .init_heap_words = 0, .own_limit = 256ul << 20,
 };
 
 /* The longest value a number may be written with.  */
@@ -166,6 +166,7 @@ static const struct
   { "stacks", NULL, NUMBER, AT (stacks), ULONG_MAX },
   { "sampling_rate", NULL, RATE, AT (sampling_rate), 0 },
   { "callstack_size", NULL, NUMBER, AT (callstack_size), MP_MAX_CALLSTACK },
+  { "own_limit", NULL, NUMBER, AT (own_limit), ULONG_MAX },
   { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
 #undef AT
 };

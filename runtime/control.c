@@ -284,3 +284,10 @@ mp_control_boehm_setup (void)
              mp_config.init_heap_words);
   pthread_mutex_unlock (&control_lock);
 }
+
+/* See fork.c.  */
+void
+mp_control_fork (enum mp_fork_step step)
+{
+  mp_fork_mutex (&control_lock, step);
+}

@@ -204,7 +204,7 @@ acceptable (int has_fn, void *obj, const char *what)
 MP_API void
 mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
 {
-  mp_self ();                   /* the runtime and Boehm are started */
+  mp_gc_self ();                /* the runtime and Boehm are started */
   if (!acceptable (fn != NULL, obj, "mp_finalise"))
     return;
   struct call *c = GC_MALLOC (sizeof *c);
@@ -267,7 +267,7 @@ insert_due (struct watch *w)
 MP_API void
 mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
 {
-  mp_self ();
+  mp_gc_self ();
   if (!acceptable (fn != NULL, obj, "mp_finalise_last"))
     return;
   struct watch *w = GC_malloc_uncollectable (sizeof *w);
@@ -296,7 +296,7 @@ mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
 MP_API struct mp_alarm *
 mp_create_alarm (void (*fn) (void *data), void *data)
 {
-  mp_self ();
+  mp_gc_self ();
   if (fn == NULL)
     {
       errno = EINVAL;
@@ -408,4 +408,25 @@ mp_finalise_deliver (void)
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
   atomic_store (&delivering, 0);
+}
+
+/* See fork.c.  */
+void
+mp_finalise_register_fork (enum mp_fork_step step)
+{
+  mp_fork_mutex (&register_lock, step);
+}
+
+/* See fork.c.  A run or a delivery that another thread had under way
+   ends in the child as if released: the child's first chance takes over
+   what is left.  */
+void
+mp_finalise_fork (enum mp_fork_step step)
+{
+  if (step == MP_FORK_CHILD)
+    {
+      runner = 0;
+      atomic_store (&delivering, 0);
+    }
+  mp_fork_mutex (&lock, step);
 }

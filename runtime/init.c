@@ -32,6 +32,8 @@ start (void)
   mp_sample_setup ();
   if (atexit (mp_report_at_exit) != 0)
     mp_warn ("cannot register the exit report");
+  mp_fork_setup ();
+  mp_fatal_setup ();
 }
 
 void
@@ -40,7 +42,9 @@ mp_init (void)
   pthread_once (&init_once, start);
 }
 
-__attribute__ ((constructor)) static void
+/* Before the program's own constructors, which may start Boehm: fork.c
+   needs its handlers registered before Boehm's.  */
+__attribute__ ((constructor (101))) static void
 init_at_load (void)
 {
   mp_init ();

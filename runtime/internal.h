@@ -23,6 +23,7 @@
 #ifndef MEMPROF_INTERNAL_H
 #define MEMPROF_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/types.h>
 #include <stdint.h>
@@ -569,6 +570,36 @@ void mp_control_boehm_setup (void);
 void mp_gc_message (long flag, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
+/* ---- own.c ------------------------------------------------------------ */
+
+void *mp_own_alloc (size_t n);
+void mp_own_free (void *p, size_t n);
+int mp_own_exhausted (void);
+void mp_own_report (FILE *out);
+void mp_sites_memory (size_t *records, size_t *bytes);
+
+/* fatal.c */
+void mp_fatal_setup (void);
+
+/* ---- fork.c ----------------------------------------------------------- */
+
+/* The steps of a fork, for each file's handler: PREPARE takes its locks,
+   in the order fork.c gives; PARENT and CHILD release them, and CHILD
+   also abandons what the threads that did not follow were doing.  */
+enum mp_fork_step { MP_FORK_PREPARE, MP_FORK_PARENT, MP_FORK_CHILD };
+void mp_fork_setup (void);
+void mp_fork_boehm_started (void);
+void mp_fork_mutex (pthread_mutex_t *lock, enum mp_fork_step step);
+void mp_control_fork (enum mp_fork_step step);
+void mp_finalise_register_fork (enum mp_fork_step step);
+void mp_finalise_fork (enum mp_fork_step step);
+void mp_tracked_fork (enum mp_fork_step step);
+void mp_profile_fork (enum mp_fork_step step);
+void mp_timeline_fork (enum mp_fork_step step);
+void mp_sample_fork (enum mp_fork_step step);
+void mp_sites_fork (enum mp_fork_step step);
+void mp_symbols_fork (enum mp_fork_step step);
+
 /* ---- init.c / config.c / report.c ------------------------------------- */
 
 void mp_init (void);
@@ -594,6 +625,7 @@ struct mp_config
   unsigned long stacks;  /* call stacks in each report section; 0: all */
   unsigned sections;     /* MP_SECTION_* bits */
   unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
+  unsigned long own_limit;  /* bytes for the sampling tables (own.c) */
 };
 extern struct mp_config mp_config;
 

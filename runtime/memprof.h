@@ -610,6 +610,11 @@ void mp_delete_alarm (struct mp_alarm *alarm);
                         0: off)
      callstack_size=N   frames per sampled call stack (default 16, at most
                         MP_MAX_CALLSTACK)
+     own_limit=BYTES    memory for the sampling tables (default 256M): past
+                        it, or when malloc refuses them memory, sampling
+                        (mp_memprof_start's too) stops for good with one
+                        warning, and counting goes on; the report's
+                        allocator statistics show the figures
    The collector: each field of struct mp_control, by its long name or by
    OCaml's letter, with the same ranges:
      s  minor_heap_size          i  major_heap_increment

@@ -56,7 +56,7 @@ static void
 grow (void)
 {
   size_t size = table_size ? 2 * table_size : 1024;
-  struct mp_profile_stack **t = calloc (size, sizeof *t);
+  struct mp_profile_stack **t = mp_own_alloc (size * sizeof *t);
   if (t == NULL)
     return;
   for (size_t i = 0; i < table_size; i++)
@@ -66,7 +66,7 @@ grow (void)
         s->next = t[s->hash % size];
         t[s->hash % size] = s;
       }
-  free (table);
+  mp_own_free (table, table_size * sizeof *table);
   table = t;
   table_size = size;
 }
@@ -84,7 +84,7 @@ find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
     if (s->hash == h && s->n_ras == n && s->source == source
         && memcmp (s->ras, ras, n * sizeof *ras) == 0)
       return s;
-  struct mp_profile_stack *s = calloc (1, sizeof *s + n * sizeof *ras);
+  struct mp_profile_stack *s = mp_own_alloc (sizeof *s + n * sizeof *ras);
   if (s == NULL)
     return NULL;
   s->hash = h;
@@ -228,4 +228,11 @@ mp_profile_report (FILE *out, size_t top)
                      section ? rows[i].v.live : rows[i].v.allocated.data);
     }
   free (rows);
+}
+
+/* See fork.c.  */
+void
+mp_profile_fork (enum mp_fork_step step)
+{
+  mp_fork_mutex (&lock, step);
 }

@@ -84,13 +84,10 @@ snapshot (size_t *n)
   return rows;
 }
 
+/* D's figures from the counters T.  */
 static void
-sum_rows (const struct row *rows, size_t n, struct mp_alloc_stats *s)
+stats_of (const int64_t t[SC_COUNT], struct mp_alloc_stats *s)
 {
-  int64_t t[SC_COUNT] = { 0 };
-  for (size_t i = 0; i < n; i++)
-    for (int j = 0; j < SC_COUNT; j++)
-      t[j] += rows[i].c[j];
   s->numAllocate = (uint64_t) t[SC_NUM_ALLOCATE];
   s->numAllocateOK = (uint64_t) (t[SC_NUM_ALLOCATE] - t[SC_NUM_ALLOCATE_FAILED]);
   s->numExpand = (uint64_t) t[SC_NUM_EXPAND];
@@ -131,12 +128,18 @@ sum_used (struct mp_alloc_stats *s)
 MP_API void
 mp_alloc_stats (struct mp_alloc_stats *out)
 {
-  size_t n;
-  struct row *rows = snapshot (&n);
+  int64_t t[SC_COUNT] = { 0 };
+  unsigned count = mp_site_count ();
+  for (unsigned id = 1; id <= count; id++)
+    {
+      int64_t c[SC_COUNT];
+      mp_site_sum (id, c);
+      for (int j = 0; j < SC_COUNT; j++)
+        t[j] += c[j];
+    }
   memset (out, 0, sizeof *out);
-  sum_rows (rows, n, out);
+  stats_of (t, out);
   sum_used (out);
-  free (rows);
 }
 
 static void
@@ -151,7 +154,7 @@ fill_info (const struct row *r, struct mp_site_info *info)
   info->callee = s->callee;
   info->n_inlined = s->n_inlined;
   info->inlined = (const struct mp_inlined *) s->inlined;
-  sum_rows (r, 1, &info->stats);
+  stats_of (r->c, &info->stats);
   info->minor_words = (double) r->c[SC_MINOR_WORDS];
   info->major_words = (double) r->c[SC_MAJOR_WORDS];
 }
@@ -379,6 +382,7 @@ mp_report (FILE *out)
     {
       fprintf (out, "== allocator statistics ==\n");
       mp_report_statistics (out);
+      mp_own_report (out);
     }
   if (sections & MP_SECTION_SITES)
     report_sites (out);

@@ -141,7 +141,7 @@ settings (struct mp_tracker *tr, double *r, size_t *depth)
 {
   pthread_mutex_lock (&lock);
   *tr = tracker;
-  *r = rate;
+  *r = mp_own_exhausted () ? 0 : rate;
   *depth = callstack_size;
   unsigned s = atomic_load (&session);
   pthread_mutex_unlock (&lock);
@@ -414,4 +414,14 @@ mp_memprof_stop (void)
   mp_sample_prompt ();
   mp_tracked_forget_all ();     /* as OCaml: without callbacks */
   return 0;
+}
+
+/* See fork.c.  Only the forking thread's callbacks are under way in the
+   child, or mp_memprof_stop would wait there for the others forever.  */
+void
+mp_sample_fork (enum mp_fork_step step)
+{
+  if (step == MP_FORK_CHILD)
+    atomic_store (&in_flight, mp_self_tls ? mp_self_tls->in_callback : 0);
+  mp_fork_mutex (&lock, step);
 }

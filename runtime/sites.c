@@ -191,3 +191,25 @@ mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old, size_t n)
   else
     mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
 }
+
+/* See fork.c.  */
+void
+mp_sites_fork (enum mp_fork_step step)
+{
+  mp_fork_mutex (&table_lock, step);
+}
+
+/* The thread records, and the bytes of their committed counters and of
+   the site table, for the report (own.c).  */
+void
+mp_sites_memory (size_t *records, size_t *bytes)
+{
+  pthread_mutex_lock (&table_lock);
+  size_t n = 0;
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    n++;
+  *records = n;
+  *bytes = n * committed * sizeof (struct mp_site_counts)
+           + capacity * sizeof *table;
+  pthread_mutex_unlock (&table_lock);
+}

@@ -416,3 +416,10 @@ mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames)
   *frames = s ? s->frames : &unknown;
   return s ? s->n : 1;
 }
+
+/* See fork.c.  */
+void
+mp_symbols_fork (enum mp_fork_step step)
+{
+  mp_fork_mutex (&lock, step);
+}

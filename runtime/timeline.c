@@ -83,3 +83,10 @@ mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS])
   pthread_mutex_unlock (&lock);
   return n;
 }
+
+/* See fork.c.  */
+void
+mp_timeline_fork (enum mp_fork_step step)
+{
+  mp_fork_mutex (&lock, step);
+}

@@ -83,7 +83,7 @@ table_put (struct mp_tracked *e)
   if (n_entries >= n_buckets)
     {
       size_t size = n_buckets ? 2 * n_buckets : 1024;
-      struct mp_tracked **b = calloc (size, sizeof *b);
+      struct mp_tracked **b = mp_own_alloc (size * sizeof *b);
       if (b != NULL)
         {
           for (size_t i = 0; i < n_buckets; i++)
@@ -93,7 +93,7 @@ table_put (struct mp_tracked *e)
                 x->next = b[bucket_of (x->block, size)];
                 b[bucket_of (x->block, size)] = x;
               }
-          free (buckets);
+          mp_own_free (buckets, n_buckets * sizeof *buckets);
           buckets = b;
           n_buckets = size;
         }
@@ -207,12 +207,9 @@ mp_tracked_add (const struct mp_sampled *s)
 {
   if (s->meta == NULL && s->profile == NULL)
     return 0;
-  struct mp_tracked *e = calloc (1, sizeof *e);
+  struct mp_tracked *e = mp_own_alloc (sizeof *e);
   if (e == NULL)
-    {
-      mp_warn ("out of memory for a sampled block; it is not followed");
-      return 0;
-    }
+    return 0;                   /* sampling stops (own.c) */
   *e = (struct mp_tracked) { .block = s->block, .meta = s->meta,
                         .profile = s->profile, .est = s->est,
                         .epoch = s->epoch, .session = s->session,
@@ -223,7 +220,7 @@ mp_tracked_add (const struct mp_sampled *s)
                != GC_SUCCESS)
     {
       mp_warn ("cannot follow a sampled GC block");
-      free (e);
+      mp_own_free (e, sizeof *e);
       return 0;
     }
   pthread_mutex_lock (&lock);
@@ -245,7 +242,7 @@ mp_tracked_add (const struct mp_sampled *s)
     {
       if (s->gc)
         GC_unregister_long_link ((void **) &e->link);
-      free (e);
+      mp_own_free (e, sizeof *e);
     }
   else if (prompt)
     mp_sample_prompt ();
@@ -297,7 +294,7 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
       tr.dealloc_major (e->meta, tr.data);
       mp_callback_end (t, saved);
     }
-  free (e);
+  mp_own_free (e, sizeof *e);
 }
 
 /* E's block lives on after all (a realloc that failed or stayed in
@@ -403,7 +400,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
   void *meta = deliver_to_tracker (t, d, tr);
   if (d.dead)
     {
-      free (e);                 /* off the table, and ours */
+      mp_own_free (e, sizeof *e);   /* off the table, and ours */
       return;
     }
   if (!d.promote || tr == NULL)
@@ -422,7 +419,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
   if (untrack)
     {
       GC_unregister_long_link ((void **) &untrack->link);
-      free (untrack);
+      mp_own_free (untrack, sizeof *untrack);
     }
 }
 
@@ -491,6 +488,16 @@ mp_tracked_forget_all (void)
       next = e->next;
       if (e->gc)
         GC_unregister_long_link ((void **) &e->link);
-      free (e);
+      mp_own_free (e, sizeof *e);
     }
+}
+
+/* See fork.c.  The queue's deliverer may be a thread that did not
+   follow: the child delivers the rest itself.  */
+void
+mp_tracked_fork (enum mp_fork_step step)
+{
+  if (step == MP_FORK_CHILD)
+    atomic_store (&delivering, 0);
+  mp_fork_mutex (&lock, step);
 }
