@@ -3,9 +3,12 @@
 
    MEMPROF is a comma-separated list of KEY=VALUE items, as
    OCAMLRUNPARAM.  The report and sampling keys fill struct mp_config;
-   the collector's keys are the fields of the control record, found and
-   checked by control.c.  A bad item gets one warning line naming it; the
-   other items still apply and the program runs on.  */
+   the collector's keys are the fields of the control record, found in
+   fields.c and checked by the preset function the caller gives
+   (control.c's).  A bad item gets one warning line naming it; the other
+   items still apply and the program runs on.
+
+   Also here: the `%p' in MEMPROF's paths (mp_config_path), for output.c.  */
 
 #include <errno.h>
 #include <limits.h>
@@ -134,14 +137,14 @@ set_sections (unsigned *sections, const char *value, size_t len)
   return 0;
 }
 
-/* A field of the control record.  */
+/* A field of the control record, for PRESET.  */
 static int
-set_control (int field, const char *value, size_t len)
+set_control (int field, const char *value, size_t len, mp_preset_fn *preset)
 {
   unsigned long v;
   if (parse_bounded (value, len, LONG_MAX, &v) != 0)
     return -1;
-  return mp_control_preset (field, (long) v);
+  return preset (field, (long) v);
 }
 
 /* The keys of struct mp_config, each with the field it sets.  */
@@ -181,7 +184,7 @@ name_is (const char *name, const char *key, size_t klen)
    is unknown.  */
 static int
 apply_item (struct mp_config *cfg, const char *key, size_t klen,
-            const char *value, size_t vlen)
+            const char *value, size_t vlen, mp_preset_fn *preset)
 {
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     {
@@ -205,7 +208,7 @@ apply_item (struct mp_config *cfg, const char *key, size_t klen,
   int field = mp_control_find (key, klen);
   if (field < 0)
     return -2;
-  return set_control (field, value, vlen);
+  return set_control (field, value, vlen, preset);
 }
 
 /* Print TEXT, LEN bytes, into a warning readably: at most 64
@@ -222,20 +225,21 @@ shown (const char *text, size_t len, char buf[72])
 
 static void
 warn_item (const char *text, size_t len, const char *key, size_t klen,
-           int why)
+           int why, mp_warn_fn *warn)
 {
   char a[72], b[72];
   if (why == -2)
-    mp_warn ("MEMPROF: unknown key '%s' (ignored)", shown (key, klen, a));
+    warn ("MEMPROF: unknown key '%s' (ignored)", shown (key, klen, a));
   else if (why == -1)
-    mp_warn ("MEMPROF: bad value '%s' for '%s' (ignored)",
-             shown (text, len, a), shown (key, klen, b));
+    warn ("MEMPROF: bad value '%s' for '%s' (ignored)",
+          shown (text, len, a), shown (key, klen, b));
   else
-    mp_warn ("MEMPROF: '%s' has no value (ignored)", shown (text, len, a));
+    warn ("MEMPROF: '%s' has no value (ignored)", shown (text, len, a));
 }
 
 void
-mp_config_parse (const char *text, struct mp_config *cfg)
+mp_config_parse (const char *text, struct mp_config *cfg,
+                 mp_preset_fn *preset, mp_warn_fn *warn)
 {
   while (text && *text)
     {
@@ -244,14 +248,47 @@ mp_config_parse (const char *text, struct mp_config *cfg)
       if (len == 0)
         ;                       /* an empty item: nothing to do */
       else if (eq == NULL)
-        warn_item (text, len, NULL, 0, 0);
+        warn_item (text, len, NULL, 0, 0, warn);
       else
         {
           size_t klen = (size_t) (eq - text), vlen = len - klen - 1;
-          int why = apply_item (cfg, text, klen, eq + 1, vlen);
+          int why = apply_item (cfg, text, klen, eq + 1, vlen, preset);
           if (why != 0)
-            warn_item (eq + 1, vlen, text, klen, why);
+            warn_item (eq + 1, vlen, text, klen, why, warn);
         }
       text += len + (text[len] == ',');
     }
+}
+
+char *
+mp_config_path (const char *path, long pid, int forked)
+{
+  char digits[24];
+  int n_pid = snprintf (digits, sizeof digits, "%ld", pid);
+  size_t size = strlen (path) + 1;
+  for (const char *p = strchr (path, '%'); p; p = strchr (p + 1, '%'))
+    size += (size_t) n_pid;
+  size += 1 + (size_t) n_pid;          /* room for `.PID' */
+  char *out = malloc (size), *o = out;
+  if (out == NULL)
+    return NULL;
+  int has_pid = 0;
+  for (const char *p = path; *p; p++)
+    {
+      if (p[0] == '%' && p[1] == 'p')
+        {
+          o = stpcpy (o, digits);
+          has_pid = 1;
+          p++;
+        }
+      else
+        {
+          *o++ = *p;
+          p += p[0] == '%' && p[1] == '%';
+        }
+    }
+  *o = '\0';
+  if (!has_pid && forked)
+    sprintf (o, ".%s", digits);
+  return out;
 }

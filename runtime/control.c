@@ -1,9 +1,7 @@
 /* control.c -- OCaml's Gc.control record on Boehm: mp_get and mp_set.
 
-   Each field is described once, in `fields': its names, its range, how
-   it reads and how it takes effect.  mp_set, MEMPROF's parser
-   (config.c) and the verbose messages all go through that table, so a
-   field cannot be checked one way and parsed another.
+   Each field is described once, in fields.c: its names and its range;
+   here, how it reads and how it takes effect.
 
    Most fields only need storing.  Those that reach Boehm (space_overhead,
    incremental) take effect at once if Boehm is running, else when it
@@ -18,12 +16,10 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "internal.h"
+#include "fields.h"
 
 #define GC_THREADS
 #include <gc.h>
-
-#define SIZE_MAX_WORDS (1L << 40)
-#define NO_STACK_LIMIT (1L << 60)   /* stack_limit's RLIM_INFINITY */
 
 /* The settings, as mp_get shows them (but see the derived fields in
    read_field).  Guarded by control_lock, like boehm_ready, which says
@@ -42,44 +38,10 @@ static int boehm_ready;
 _Atomic long mp_verbose = MP_VERBOSE_EXIT_STAT;
 _Atomic long mp_max_overhead = MP_NEVER_COMPACT;
 
-enum field_id
-{
-  F_MINOR_HEAP_SIZE, F_MAJOR_HEAP_INCREMENT, F_SPACE_OVERHEAD, F_VERBOSE,
-  F_MAX_OVERHEAD, F_STACK_LIMIT, F_ALLOCATION_POLICY, F_WINDOW_SIZE,
-  F_CUSTOM_MAJOR_RATIO, F_CUSTOM_MINOR_RATIO, F_CUSTOM_MINOR_MAX_SIZE,
-  F_INCREMENTAL, F_COUNT
-};
-
-struct field
-{
-  const char *name;
-  char letter;                  /* OCAMLRUNPARAM's, or 0 */
-  long min, max;
-  size_t offset;                /* in struct mp_control */
-};
-
-#define FIELD(name, letter, min, max) \
-  { #name, letter, min, max, offsetof (struct mp_control, name) }
-
-static const struct field fields[F_COUNT] = {
-  FIELD (minor_heap_size, 's', 0, SIZE_MAX_WORDS),
-  FIELD (major_heap_increment, 'i', 0, SIZE_MAX_WORDS),
-  FIELD (space_overhead, 'o', 1, 1000000),
-  FIELD (verbose, 'v', 0, 0x1fff),
-  FIELD (max_overhead, 'O', 0, MP_NEVER_COMPACT),
-  FIELD (stack_limit, 'l', 1, NO_STACK_LIMIT),
-  FIELD (allocation_policy, 'a', 0, 2),
-  FIELD (window_size, 'w', 1, 50),
-  FIELD (custom_major_ratio, 'M', 1, 1000000),
-  FIELD (custom_minor_ratio, 'm', 1, 1000000),
-  FIELD (custom_minor_max_size, 'n', 0, SIZE_MAX_WORDS),
-  FIELD (incremental, 0, 0, 1),
-};
-
 static long *
 slot (struct mp_control *c, int f)
 {
-  return (long *) ((char *) c + fields[f].offset);
+  return (long *) ((char *) c + mp_fields[f].offset);
 }
 
 static long
@@ -135,7 +97,7 @@ read_field (int f)
 static int
 acceptable (int f, long v)
 {
-  if (v < fields[f].min || v > fields[f].max)
+  if (v < mp_fields[f].min || v > mp_fields[f].max)
     return 0;
   switch (f)
     {
@@ -235,23 +197,10 @@ mp_set (const struct mp_control *c)
       if (f == F_VERBOSE || v == read_field (f))
         continue;
       apply (f, v);
-      mp_gc_message (MP_VERBOSE_PARAMS, "new %s: %ld", fields[f].name, v);
+      mp_gc_message (MP_VERBOSE_PARAMS, "new %s: %ld", mp_fields[f].name, v);
     }
   pthread_mutex_unlock (&control_lock);
   return 0;
-}
-
-/* MEMPROF's names: the field called KEY (LEN bytes, a long name or
-   OCaml's letter), or -1.  */
-int
-mp_control_find (const char *key, size_t len)
-{
-  for (int f = 0; f < F_COUNT; f++)
-    if ((len == 1 && fields[f].letter == key[0])
-        || (strlen (fields[f].name) == len
-            && memcmp (fields[f].name, key, len) == 0))
-      return f;
-  return -1;
 }
 
 /* Set field F to V from MEMPROF, silently; -1 if V is out of range.  */

@@ -23,7 +23,8 @@ start (void)
 {
   mp_start_pid = getpid ();
   mp_timeline_start ();
-  mp_config_parse (getenv ("MEMPROF"), &mp_config);
+  mp_config_parse (getenv ("MEMPROF"), &mp_config, mp_control_preset,
+                   mp_warn);
   uint64_t seed;
   if (getrandom (&seed, sizeof seed, GRND_NONBLOCK) != sizeof seed)
     seed = (uint64_t) time (NULL) * 2654435761u ^ (uint64_t) getpid ();

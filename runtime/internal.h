@@ -562,9 +562,11 @@ void mp_compact_if_due (struct mp_thread *t);
 #define MP_NEVER_COMPACT 1000000L
 #define MP_MIN_MINOR_HEAP 4096L
 extern _Atomic long mp_verbose, mp_max_overhead;
-int mp_control_find (const char *key, size_t len);
 int mp_control_preset (int field, long value);
 void mp_control_boehm_setup (void);
+
+/* fields.c: MEMPROF's name KEY of a control field, or -1.  */
+int mp_control_find (const char *key, size_t len);
 
 /* messages.c: print a GC message if FLAG is among the verbose flags.  */
 void mp_gc_message (long flag, const char *fmt, ...)
@@ -629,8 +631,22 @@ struct mp_config
 };
 extern struct mp_config mp_config;
 
-void mp_config_parse (const char *text, struct mp_config *cfg);
 void mp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
+/* MEMPROF's parser has no effect but on *CFG: the control fields it
+   reads go to PRESET (0, or -1 for a value out of range) and its
+   warnings to WARN, so that fuzz/ can run it as often as it likes.  The
+   runtime's are mp_control_preset and mp_warn.  */
+typedef int mp_preset_fn (int field, long value);
+typedef void mp_warn_fn (const char *fmt, ...)
+  __attribute__ ((format (printf, 1, 2)));
+void mp_config_parse (const char *text, struct mp_config *cfg,
+                      mp_preset_fn *preset, mp_warn_fn *warn);
+
+/* PATH, a path of MEMPROF's, with `%p' and `%%' expanded for process
+   PID, and `.PID' appended if FORKED and it has no `%p'; NULL without
+   memory.  */
+char *mp_config_path (const char *path, long pid, int forked);
 void mp_report_at_exit (void);
 
 /* Sum the counters of one site over all threads; IDs from 1.  */

@@ -25,48 +25,14 @@
 
 pid_t mp_start_pid;
 
-/* PATH with `%p' and `%%' expanded, and `.PID' appended in a forked
-   child if it has no `%p'; NULL without memory.  */
-static char *
-expand (const char *path)
-{
-  char pid[24];
-  int n_pid = snprintf (pid, sizeof pid, "%ld", (long) getpid ());
-  size_t size = strlen (path) + 1;
-  for (const char *p = strchr (path, '%'); p; p = strchr (p + 1, '%'))
-    size += (size_t) n_pid;
-  size += 1 + (size_t) n_pid;          /* room for `.PID' */
-  char *out = malloc (size), *o = out;
-  if (out == NULL)
-    return NULL;
-  int has_pid = 0;
-  for (const char *p = path; *p; p++)
-    {
-      if (p[0] == '%' && p[1] == 'p')
-        {
-          o = stpcpy (o, pid);
-          has_pid = 1;
-          p++;
-        }
-      else
-        {
-          *o++ = *p;
-          p += p[0] == '%' && p[1] == '%';
-        }
-    }
-  *o = '\0';
-  if (!has_pid && getpid () != mp_start_pid)
-    sprintf (o, ".%s", pid);
-  return out;
-}
-
 /* Open PATH, expanded, for WHAT; NULL after a warning, which ends with
    THEN.  */
 static FILE *
 open_output (const char *path, const char *what, const char *then,
              char **name)
 {
-  *name = expand (path);
+  *name = mp_config_path (path, (long) getpid (),
+                          getpid () != mp_start_pid);
   if (*name == NULL)
     {
       mp_warn ("out of memory for the name of the %s '%s'%s", what, path,
