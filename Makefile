@@ -4,6 +4,8 @@
 #   make demo       install missing packages, build, profile the examples
 #   make check      install missing packages, build, run the testsuite
 #   make bench      overhead ratios against plain builds, in one run
+#   make fuzz       install clang if missing, fuzz the runtime's parsers
+#                   (FUZZ_TIME seconds each)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC       ?= gcc
@@ -32,7 +34,7 @@ PLUGIN  = plugin/memprof.so
 RT_A    = runtime/libmemprof.a
 RT_SO   = runtime/libmemprof.so
 
-.PHONY: all deps check-deps check demo bench install clean
+.PHONY: all deps check-deps check demo bench fuzz fuzz-deps install clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
@@ -81,6 +83,30 @@ bench: deps all
 	@sh bench/run.sh $(CURDIR)
 	@sh bench/outputs.sh $(CURDIR)
 
+# The parsers of what the runtime reads (MEMPROF, its paths), under
+# clang's libFuzzer with ASan and UBSan: fuzz/NAME.c is the harness,
+# testsuite/fuzz/NAME the seed corpus (scripts/fuzz.sh).
+FUZZ_LLVM   ?= 14
+FUZZ_CC     ?= clang-$(FUZZ_LLVM)
+FUZZ_TIME   ?= 60
+FUZZ_DIR     = fuzz/build
+FUZZERS      = config path
+FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
+               -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_RT      = runtime/config.c runtime/fields.c
+
+$(FUZZ_DIR)/%: fuzz/%.c $(FUZZ_RT) runtime/*.h
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_RT)
+
+fuzz-deps:
+	@FUZZ_LLVM=$(FUZZ_LLVM) sh scripts/deps.sh fuzz
+
+# The harnesses are built once the packages are there, even under -j.
+fuzz: fuzz-deps
+	@$(MAKE) --no-print-directory $(FUZZERS:%=$(FUZZ_DIR)/%)
+	@sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZERS)
+
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/memprof $(DESTDIR)$(INCDIR) \
 	           $(DESTDIR)$(LIBDIR)/pkgconfig
@@ -92,5 +118,5 @@ install: all
 
 clean:
 	rm -f $(PLUGIN) $(RT_OBJ) $(RT_A) $(RT_SO) memprof.pc runtime/html-template.h
-	rm -rf testsuite/*.log testsuite/*.sum testsuite/tmp bench/out
+	rm -rf testsuite/*.log testsuite/*.sum testsuite/tmp bench/out $(FUZZ_DIR)
 	-$(MAKE) --no-print-directory -C examples clean TOP=$(CURDIR)

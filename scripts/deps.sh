@@ -1,24 +1,33 @@
 #!/bin/sh
-# deps.sh [check] -- install the Debian packages memprof needs to build
-# (and, with `check', to run the testsuite: Chromium renders the HTML
-# report, go's pprof reads the pprof profile).  Prints nothing and exits
-# 0 when everything is there.  As root it runs apt-get; otherwise it
-# prints the command to run and exits 1.
+# deps.sh [check|fuzz] -- install the Debian packages memprof needs to
+# build (and, with `check', to run the testsuite: Chromium renders the
+# HTML report, go's pprof reads the pprof profile; with `fuzz', only
+# what `make fuzz' needs: clang-$FUZZ_LLVM and its libFuzzer).  Prints
+# nothing and exits 0 when everything is there.  As root it runs
+# apt-get; otherwise it prints the command to run and exits 1.
 set -u
 
 # The plugin must be built with the headers of the compiler that loads it.
-cc=${CC:-gcc}
-major=$($cc -dumpversion 2>/dev/null | cut -d. -f1)
-if [ -z "$major" ]; then
-    echo "deps: cannot run '$cc -dumpversion'; install gcc (apt-get install gcc)" >&2
-    exit 1
-fi
+build_packages() {
+    cc=${CC:-gcc}
+    major=$($cc -dumpversion 2>/dev/null | cut -d. -f1)
+    if [ -z "$major" ]; then
+        echo "deps: cannot run '$cc -dumpversion'; install gcc (apt-get install gcc)" >&2
+        exit 1
+    fi
+    echo "gcc-$major-plugin-dev g++-$major libgc-dev dejagnu pkg-config" \
+         "libdw-dev libunwind-dev zlib1g-dev gdb"
+}
 
-pkgs="gcc-$major-plugin-dev g++-$major libgc-dev dejagnu pkg-config"
-pkgs="$pkgs libdw-dev libunwind-dev zlib1g-dev gdb"
-if [ "${1:-}" = check ]; then
-    pkgs="$pkgs chromium golang-go"
-fi
+case ${1:-} in
+    fuzz)
+        llvm=${FUZZ_LLVM:-14}
+        pkgs="clang-$llvm libclang-rt-$llvm-dev" ;;
+    check)
+        pkgs="$(build_packages) chromium golang-go" ;;
+    *)
+        pkgs=$(build_packages) ;;
+esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "deps: not a Debian system; make sure these are installed: $pkgs" >&2
@@ -34,7 +43,8 @@ for p in $pkgs; do
     esac
 done
 # g++-N has no plain `g++' command; the Makefile's CXX needs one.
-command -v "${CXX:-g++}" >/dev/null 2>&1 || missing="$missing g++"
+[ "${1:-}" = fuzz ] || command -v "${CXX:-g++}" >/dev/null 2>&1 \
+    || missing="$missing g++"
 [ -z "$missing" ] && exit 0
 
 echo "deps: missing packages:$missing"
