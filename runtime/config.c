@@ -26,14 +26,21 @@ struct mp_config mp_config = {
 /* The longest value a number may be written with.  */
 #define NUMBER_MAX 64
 
+/* Whether C is a decimal digit, whatever the locale.  */
+static int
+is_digit (char c)
+{
+  return c >= '0' && c <= '9';
+}
+
 /* Parse VALUE, LEN bytes, as an unsigned number, with an optional k, M
-   or G multiplier, into *OUT.  */
+   or G multiplier, into *OUT.  It must start with a digit: strtoul
+   would skip any white space and negate after a `-'.  */
 static int
 parse_number (const char *value, size_t len, unsigned long *out)
 {
   char buf[NUMBER_MAX + 1];
-  if (len == 0 || len > NUMBER_MAX || value[0] == '-' || value[0] == '+'
-      || value[0] == ' ')
+  if (len == 0 || len > NUMBER_MAX || !is_digit (value[0]))
     return -1;
   memcpy (buf, value, len);
   buf[len] = '\0';
@@ -68,12 +75,14 @@ parse_bounded (const char *value, size_t len, unsigned long max,
   return 0;
 }
 
-/* Parse a probability: a decimal number from 0 to 1.  */
+/* Parse a probability: a decimal number from 0 to 1, starting with a
+   digit or a `.', as numbers do (and not `-0', ` 1' or `nan').  */
 static int
 parse_rate (const char *value, size_t len, double *out)
 {
   char buf[NUMBER_MAX + 1];
-  if (len == 0 || len > NUMBER_MAX)
+  if (len == 0 || len > NUMBER_MAX
+      || !(is_digit (value[0]) || value[0] == '.'))
     return -1;
   memcpy (buf, value, len);
   buf[len] = '\0';
@@ -113,26 +122,41 @@ static const struct { const char *name; unsigned bits; } section_names[] = {
   { "stacks", MP_SECTION_STACKS }, { "all", MP_SECTIONS_ALL }, { "none", 0 },
 };
 
-/* Parse a `+'-separated list of section names.  */
+static int
+name_is (const char *name, const char *key, size_t klen)
+{
+  return name && klen == strlen (name) && memcmp (key, name, klen) == 0;
+}
+
+/* The bits of the section called NAME, LEN bytes, or -1.  */
+static long
+section_bits (const char *name, size_t len)
+{
+  for (size_t i = 0; i < sizeof section_names / sizeof section_names[0]; i++)
+    if (name_is (section_names[i].name, name, len))
+      return section_names[i].bits;
+  return -1;
+}
+
+/* Parse a `+'-separated list of section names.  The `+' are looked for
+   in VALUE only: a search to the end of MEMPROF for each item made a
+   long MEMPROF take quadratic time.  */
 static int
 set_sections (unsigned *sections, const char *value, size_t len)
 {
   unsigned bits = 0;
   const char *end = value + len;
-  do
+  for (;;)
     {
-      size_t n = strcspn (value, "+");
-      n = n < (size_t) (end - value) ? n : (size_t) (end - value);
-      size_t i = 0, count = sizeof section_names / sizeof section_names[0];
-      while (i < count && !(strlen (section_names[i].name) == n
-                            && memcmp (section_names[i].name, value, n) == 0))
-        i++;
-      if (i == count)
+      const char *plus = memchr (value, '+', (size_t) (end - value));
+      long b = section_bits (value, (size_t) ((plus ? plus : end) - value));
+      if (b < 0)
         return -1;
-      bits |= section_names[i].bits;
-      value += n + 1;
+      bits |= (unsigned) b;
+      if (plus == NULL)
+        break;
+      value = plus + 1;
     }
-  while (value <= end);
   *sections = bits;
   return 0;
 }
@@ -173,12 +197,6 @@ static const struct
   { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
 #undef AT
 };
-
-static int
-name_is (const char *name, const char *key, size_t klen)
-{
-  return name && klen == strlen (name) && memcmp (key, name, klen) == 0;
-}
 
 /* Apply KEY=VALUE, KLEN and VLEN bytes; -1 if VALUE is bad, -2 if KEY
    is unknown.  */

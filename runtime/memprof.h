@@ -584,7 +584,8 @@ void mp_delete_alarm (struct mp_alarm *alarm);
        MEMPROF=sampling_rate=1e-3,callstack_size=64,v=0x400,report=prof.txt
 
    Numbers are decimal, 0x hexadecimal or 0 octal, and may end in k, M or
-   G (times 2^10, 2^20, 2^30), as in OCAMLRUNPARAM.
+   G (times 2^10, 2^20, 2^30), as in OCAMLRUNPARAM; no sign or white
+   space may come before them.
 
    The report:
      report=PATH        where the exit report goes: a file, `stderr' (the
