@@ -24,14 +24,14 @@
 enum mp_sig
 {
   SIG_P_S, SIG_P_SS, SIG_P_PS, SIG_P_PSS, SIG_V_P, SIG_X_C, SIG_X_CS,
-  SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI,
+  SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI, SIG_S_P,
   SIG_COUNT
 };
 
 static const char *const mp_sig_spelling[SIG_COUNT] =
 {
   "PS", "PSS", "PPS", "PPSS", "VP", "XC", "XCS",
-  "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI"
+  "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI", "SP"
 };
 
 /* glibc declares its functions nothrow (__THROW); gc.h does not, and
@@ -39,9 +39,9 @@ static const char *const mp_sig_spelling[SIG_COUNT] =
    The runtime twins say the same, so that replacing a call never
    changes the EH edges of the CFG.  */
 #define LIBC(NAME, CODE, SIG, KIND, FRESH) \
-  { NAME, CODE, SIG, KIND, FRESH, true }
+  { NAME, CODE, SIG, KIND, FRESH, true, true }
 #define GC(NAME, SIG, KIND, FRESH) \
-  { NAME, END_BUILTINS, SIG, KIND, FRESH, false }
+  { NAME, END_BUILTINS, SIG, KIND, FRESH, false, true }
 
 /* realloc-like and free-like functions do not get the malloc attribute:
    their result may be their argument, or they have none.  */
@@ -60,6 +60,11 @@ static const struct mp_callee mp_callees[] =
   LIBC ("posix_memalign", BUILT_IN_POSIX_MEMALIGN, SIG_I_QSS,
         MP_KIND_POSIX_MEMALIGN, false),
   LIBC ("valloc", END_BUILTINS, SIG_P_S, MP_KIND_VALLOC, true),
+  /* Not an allocation, so no site; but the usable size glibc reports
+     includes the runtime's tag, which a program that believes it (SQLite
+     does) overwrites, turning its later free or realloc foreign.  */
+  { "malloc_usable_size", END_BUILTINS, SIG_S_P, MP_KIND_COUNT, false, true,
+    false },
 
   GC ("GC_malloc", SIG_P_S, MP_KIND_GC_MALLOC, true),
   GC ("GC_malloc_atomic", SIG_P_S, MP_KIND_GC_MALLOC_ATOMIC, true),
@@ -221,7 +226,8 @@ mp_runtime_decl (const struct mp_callee *callee)
     return *slot;
   for (const char *p = spelling + 1; *p; p++)
     args[n++] = mp_letter_type (*p);
-  args[n++] = mp_site_pointer_type ();
+  if (callee->sited)
+    args[n++] = mp_site_pointer_type ();
   *slot = mp_build_runtime_decl (mp_runtime_name (callee),
                                  build_function_type_array
                                    (mp_letter_type (spelling[0]), n, args),

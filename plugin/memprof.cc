@@ -139,7 +139,8 @@ mp_rewrite_known (gimple_stmt_iterator *gsi, gcall *call,
   const char *name = mp_callee_name (call);
   for (unsigned i = 0; i < nargs; i++)
     args.quick_push (gimple_call_arg (call, i));
-  args.quick_push (mp_emit_site (call, name, callee->kind));
+  if (callee->sited)
+    args.quick_push (mp_emit_site (call, name, callee->kind));
   repl = gimple_build_call_vec (decl, args);
   gimple_call_set_lhs (repl, gimple_call_lhs (call));
   gimple_set_location (repl, gimple_location (call));

@@ -41,6 +41,7 @@ struct mp_callee
   unsigned kind;                /* enum mp_site_kind */
   bool fresh;                   /* returns a new block: malloc attribute */
   bool nothrow;                 /* declared so by its own header */
+  bool sited;                   /* the runtime takes a site descriptor */
 };
 
 const struct mp_callee *mp_match_callee (const gcall *);

@@ -25,6 +25,8 @@ void *__mp_aligned_alloc (size_t, size_t, const struct mp_site *);
 void *__mp_memalign (size_t, size_t, const struct mp_site *);
 int __mp_posix_memalign (void **, size_t, size_t, const struct mp_site *);
 void *__mp_valloc (size_t, const struct mp_site *);
+/* Not an allocation: it takes no site.  */
+size_t __mp_malloc_usable_size (void *);
 
 /* The Boehm family: blocks live on the collected heap.  */
 void *__mp_GC_malloc (size_t, const struct mp_site *);

@@ -4,17 +4,20 @@
    realloc or free them.  So there is no header; instead each block is
    asked for TRAILER bytes longer, and its last usable word holds a tag:
 
-       high 40 bits  a hash of the block's address and a per-process key
+       high 40 bits  a hash of the block's address, the low 24 bits
+                     and a per-process key
        bit 23        set while the sampler tracks the block (sample.c)
        low 23 bits   the slack: usable bytes (less the tag) minus request
 
    free and realloc read the word at the end of malloc_usable_size: if it
-   is the hash of this very address, the block is ours and its requested
+   is the tag of this very address, the block is ours and its requested
    size is known; otherwise the pointer is foreign (a getline buffer, a
    block from an uninstrumented library) and goes to the system allocator
    untouched.  Our free clears the tag first, so a stale tag never makes a
    later foreign block at the same address look like ours.  A foreign
-   free of one of our blocks cannot be seen: its bytes stay in bytesUsed.  */
+   free of one of our blocks cannot be seen: its bytes stay in bytesUsed.
+   The program's malloc_usable_size is rewritten to stop short of the
+   tag.  */
 
 #include <errno.h>
 #include <malloc.h>
@@ -80,12 +83,16 @@ mp_libc_setup (uint64_t seed)
   glibc_chunks = chunk_layout_known ();
 }
 
+/* The tag of P with LOW, its slack and tracked bit.  LOW is hashed too:
+   a program that writes a byte or two over the tag (it took glibc's
+   malloc_usable_size for its own) must spoil the whole tag, or our free
+   or realloc would clear, and so lose, those bytes.  */
 static inline uint64_t
-address_hash (const void *p)
+make_tag (const void *p, uint64_t low)
 {
-  /* The multiply spreads every address bit over the 40 kept ones.  */
-  return (((uintptr_t) p ^ tag_key) * UINT64_C (0x9e3779b97f4a7c15))
-         & HASH_MASK;
+  /* Each multiply spreads every bit below it over the 40 kept ones.  */
+  uint64_t h = ((uintptr_t) p ^ tag_key) * UINT64_C (0x9e3779b97f4a7c15);
+  return ((h ^ low) * UINT64_C (0xbf58476d1ce4e5b9) & HASH_MASK) | low;
 }
 
 /* Tag P, a block of USABLE bytes holding a request of N; return the
@@ -98,9 +105,22 @@ tag_block (void *p, size_t n)
   uint64_t slack = usable - n;
   if (slack > SLACK_MASK)
     return -1;
-  uint64_t tag = address_hash (p) | slack;
+  uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
   return (int64_t) slack;
+}
+
+/* Whether P, a block of USABLE bytes, ends in our tag, which is put in
+   *TAG.  */
+static inline int
+tagged (void *p, size_t usable, uint64_t *tag)
+{
+  if (usable < TRAILER)
+    return 0;
+  usable -= TRAILER;
+  memcpy (tag, (char *) p + usable, sizeof *tag);
+  return *tag == make_tag (p, *tag & ~HASH_MASK)
+         && (*tag & SLACK_MASK) <= usable;
 }
 
 /* If P is one of our blocks, set *N to its request and *SLACK, clear its
@@ -110,13 +130,10 @@ static inline int
 untag_block (void *p, size_t *n, size_t *slack)
 {
   size_t usable = usable_size (p);
-  if (usable < TRAILER)
+  uint64_t tag;
+  if (!tagged (p, usable, &tag))
     return 0;
   usable -= TRAILER;
-  uint64_t tag;
-  memcpy (&tag, (char *) p + usable, sizeof tag);
-  if ((tag & HASH_MASK) != address_hash (p) || (tag & SLACK_MASK) > usable)
-    return 0;
   *slack = tag & SLACK_MASK;
   *n = usable - *slack;
   memset ((char *) p + usable, 0, sizeof tag);
@@ -129,7 +146,7 @@ untag_block (void *p, size_t *n, size_t *slack)
 static void
 retag_block (void *p, size_t n, size_t slack, int tracked)
 {
-  uint64_t tag = address_hash (p) | (tracked ? TRACKED : 0) | slack;
+  uint64_t tag = make_tag (p, (tracked ? TRACKED : 0) | slack);
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
@@ -383,6 +400,18 @@ __mp_reallocarray (void *p, size_t nmemb, size_t size,
       return NULL;
     }
   return realloc_at (p, n, site, MP_RA);
+}
+
+/* A program may use all the bytes malloc_usable_size reports (SQLite
+   does): for our blocks that stops short of the tag.  */
+MP_API size_t
+__mp_malloc_usable_size (void *p)
+{
+  if (p == NULL)
+    return 0;
+  size_t usable = usable_size (p);
+  uint64_t tag;
+  return tagged (p, usable, &tag) ? usable - TRAILER : usable;
 }
 
 /* Out-of-heap memory the program reports (memprof.h): malloc blocks of

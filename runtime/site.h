@@ -9,7 +9,8 @@
    "unknown" site rather than misreading them).
 
    Every runtime entry point takes the original arguments, in order,
-   followed by the site pointer.  */
+   followed by the site pointer; __mp_malloc_usable_size, no allocation,
+   takes no site.  */
 
 #ifndef MEMPROF_SITE_H
 #define MEMPROF_SITE_H

@@ -39,5 +39,6 @@ main (int argc, char **argv)
   if (posix_memalign (&q, 64, n) != 0)	/* { dg-message "memprof: posix_memalign -> __mp_posix_memalign" } */
     return 1;
   sink = q;
-  return 0;
+  n = malloc_usable_size (q);		/* { dg-message "memprof: malloc_usable_size -> __mp_malloc_usable_size" } */
+  return n == 0;
 }
