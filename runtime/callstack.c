@@ -8,10 +8,7 @@
    (RTLD_LOCAL) on first use rather than linked: linked, it would put its
    own _Unwind_* functions, which C++ exceptions use, in place of
    libgcc's for the whole program.  Without it, glibc's backtrace does the
-   same job, more slowly.  Its cache is made per thread: the global one
-   is locked, with every signal blocked around it (two system calls per
-   sample), and a thread holding that lock at fork would leave it held in
-   the child (fork.c).
+   same job, more slowly.
 
    The runtime's own frames are cut off: the entry point passes its
    return address RA, which is the allocating call's position in the
@@ -25,15 +22,7 @@
 #include <string.h>
 #include "internal.h"
 
-#define UNW_LOCAL_ONLY
-#include <libunwind.h>
-
-/* The name under which libunwind exports F, a macro of its header.  */
-#define SYMBOL(f) SYMBOL_STRING (f)
-#define SYMBOL_STRING(f) #f
-
 typedef int (*backtrace_fn) (void **, int);
-typedef int (*caching_fn) (unw_addr_space_t, unw_caching_policy_t);
 
 /* Set once by find_unwinder, read-only after.  */
 static backtrace_fn unwinder;
@@ -44,10 +33,6 @@ find_unwinder (void)
 {
   void *h = dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
-  caching_fn set_caching = h ? (caching_fn) dlsym (h, SYMBOL (unw_set_caching_policy)) : NULL;
-  unw_addr_space_t *local = h ? dlsym (h, SYMBOL (unw_local_addr_space)) : NULL;
-  if (set_caching && local)
-    set_caching (*local, UNW_CACHE_PER_THREAD);
   if (unwinder == NULL)
     {
       mp_warn ("libunwind is not loadable; call stacks come from glibc's "

@@ -40,8 +40,8 @@ static const int fatal_signals[] = {
   SIGABRT, SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT,
 };
 
-/* 1 once a thread writes the summary: a second fatal signal, in another
-   thread, does not write it again.  */
+/* 1 once a thread writes the summary: a fatal signal in another thread
+   then waits for the first one's to end the process.  */
 static atomic_int dying;
 
 /* A line being formatted, on the stack.  */
@@ -166,8 +166,15 @@ static void
 on_fatal (int sig)
 {
   int saved = errno;
-  if (!atomic_exchange (&dying, 1)
-      && !(mp_config.report_path && mp_config.report_path[0] == '\0'))
+  if (atomic_exchange (&dying, 1))
+    {
+      /* Another thread is writing: let its signal end the process.  */
+      sigset_t none;
+      sigemptyset (&none);
+      for (;;)
+        sigsuspend (&none);
+    }
+  if (!(mp_config.report_path && mp_config.report_path[0] == '\0'))
     write_summary (sig);
   signal (sig, SIG_DFL);
   raise (sig);                  /* delivered when we return */

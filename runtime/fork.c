@@ -26,6 +26,10 @@
    Before that, no outer lock is held while waiting for Boehm, and the
    inner handler takes them itself.
 
+   Limit: Boehm started before the runtime (by another shared library's
+   constructor, say) has its handler registered first, so the inner locks
+   come before its lock, and a fork while a collection ends can deadlock.
+
    In the child, deliveries that another thread had under way are
    abandoned, so that the child delivers its own (mp_fork_step's CHILD
    step in tracked.c, finalise.c and sample.c).  */
@@ -46,10 +50,10 @@ static const fork_step_fn inner[] = {
 
 enum handler { NO_HANDLER, OUTER_HANDLER, INNER_HANDLER };
 
-/* The handler that took the outer locks in the fork under way.  Only the
-   forking thread touches it, and glibc runs one fork's handlers at a
-   time.  */
-static enum handler outer_taken_by;
+/* The handler that took the outer locks in this thread's fork under way.
+   Per thread: glibc may run the handlers of two threads' forks at once
+   (they queue on the locks themselves).  */
+static __thread enum handler outer_taken_by;
 
 static void
 run (const fork_step_fn *fns, size_t n, enum mp_fork_step step)

@@ -1,12 +1,12 @@
 /* fork () in the middle of allocation: 4 threads allocate from both
-   families at sampling rate 1e-2 while the main thread forks 16 times.
+   families at sampling rate 1 while the main thread forks 16 times.
    Each child allocates at a site of its own, checks that site's exact
    count, and exits through the report, written to its own file
    (fork-stress-PID.txt); none may hang (the parent kills one that takes
    60 s and fails).  The parent's counts stay exact.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
-/* { dg-set-target-env-var MEMPROF "sampling_rate=1e-2,report=fork-stress-%p.txt" } */
+/* { dg-set-target-env-var MEMPROF "sampling_rate=1,report=fork-stress-%p.txt" } */
 /* { dg-timeout 180 } */
 
 #include <pthread.h>

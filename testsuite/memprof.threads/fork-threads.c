@@ -1,0 +1,77 @@
+/* Forks from several threads at once, each while the others allocate
+   from both families: each fork's handlers must know which locks they
+   took themselves (runtime/fork.c).  Every child allocates at a site of
+   its own and checks its count; no fork may hang.  */
+/* { dg-do run } */
+/* { dg-options "-std=gnu11 -pthread" } */
+/* { dg-set-target-env-var MEMPROF "sampling_rate=1e-2,report=none" } */
+/* { dg-timeout 120 } */
+
+#include <pthread.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define GC_THREADS
+#include <gc.h>
+#include "../lib/mptest.h"
+
+#define THREADS 4
+#define FORKS 300
+
+static unsigned l_malloc, l_gc, l_child;
+static _Atomic int bad;
+
+/* N blocks at the child's site; with N 0, only its line, for the parent. */
+static void
+child_allocate (int n)
+{
+  for (int i = 0; i <= n; i++)
+    {
+      char *p = i < n ? malloc (100) : NULL; l_child = __LINE__;
+      __asm__ volatile ("" : : "r" (p) : "memory");
+      free (p);
+    }
+}
+
+static void *
+forker (void *arg)
+{
+  (void) arg;
+  for (int i = 0; i < FORKS; i++)
+    {
+      char *p = malloc (24); l_malloc = __LINE__;
+      void *g = GC_MALLOC (40); l_gc = __LINE__;
+      __asm__ volatile ("" : : "r" (p), "r" (g) : "memory");
+      free (p);
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          int64_t before = SITE (l_child).s.numAllocate;
+          child_allocate (10);
+          _exit (SITE (l_child).s.numAllocate == before + 10 ? 0 : 3);
+        }
+      int status;
+      if (pid < 0 || waitpid (pid, &status, 0) != pid
+          || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+        bad++;
+    }
+  return NULL;
+}
+
+int
+main (void)
+{
+  GC_INIT ();
+  child_allocate (0);
+  pthread_t t[THREADS];
+  for (int i = 0; i < THREADS; i++)
+    CHECK_EQ (pthread_create (&t[i], NULL, forker, NULL), 0);
+  for (int i = 0; i < THREADS; i++)
+    pthread_join (t[i], NULL);
+  CHECK_EQ (bad, 0);
+  CHECK_EQ (SITE (l_malloc).s.numAllocate, THREADS * FORKS);
+  CHECK_EQ (SITE (l_gc).s.numAllocate, THREADS * FORKS);
+  CHECK_EQ (SITE (l_child).s.numAllocate, 0);
+  return mpt_done ();
+}
+
+/* { dg-output "^ok\n$" } */
