@@ -251,8 +251,14 @@ MP_API void *
 __mp_aligned_alloc (size_t align, size_t n, const struct mp_site *site)
 {
   size_t size = padded (n);
-  return count_alloc (site, size ? aligned_alloc (align, size) : NULL, n,
-                      MP_RA);
+  /* C11 wants the size a multiple of ALIGN, which the trailer breaks:
+     for a valid ALIGN memalign gives the same block without that rule (in
+     glibc, aligned_alloc is memalign); an invalid one is left to
+     aligned_alloc to refuse or not.  */
+  int valid = align != 0 && (align & (align - 1)) == 0;
+  void *p = !size ? NULL : valid ? memalign (align, size)
+                                 : aligned_alloc (align, size);
+  return count_alloc (site, p, n, MP_RA);
 }
 
 MP_API void *

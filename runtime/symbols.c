@@ -191,7 +191,9 @@ list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
         }
     }
   while (dwarf_siblingof (&die, &die) == 0);
-  qsort (*out, n, sizeof **out, by_low);
+  /* Not even an empty array may be null for qsort.  */
+  if (n > 0)
+    qsort (*out, n, sizeof **out, by_low);
   return (ptrdiff_t) n;
 }
 
