@@ -52,6 +52,13 @@ mp_get_counter (const mp_counter *c)
   return atomic_load_explicit ((mp_counter *) c, memory_order_relaxed);
 }
 
+/* LeakSanitizer's interface, when the program runs under it (these are
+   null otherwise).  It scans neither mmap'd memory nor Boehm's heap, and
+   cannot know that a block is kept on purpose with no pointer to it.  */
+extern void __lsan_register_root_region (const void *p, size_t size)
+  __attribute__ ((weak));
+extern void __lsan_ignore_object (const void *p) __attribute__ ((weak));
+
 /* ---- sites.c ---------------------------------------------------------- */
 
 /* The per-call counters of one site in one thread.  The names index `c`

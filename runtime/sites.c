@@ -72,6 +72,8 @@ grow_table (void)
     memcpy ((void *) t, (void *) table, (count + 1) * sizeof *t);
   /* The old array is leaked on purpose: a reader may still be walking it.
      Doubling bounds the waste to the size of the final table.  */
+  if (table && __lsan_ignore_object)
+    __lsan_ignore_object ((void *) table);
   atomic_store_explicit ((_Atomic (void *) *) &table, (void *) t,
                          memory_order_release);
   capacity = cap;

@@ -93,6 +93,9 @@ claim_record (void)
       mp_warn ("cannot allocate a thread record: %s", strerror (errno));
       abort ();
     }
+  /* The record holds malloc'd blocks: the young-block log and its index.  */
+  if (__lsan_register_root_region)
+    __lsan_register_root_region (t, size);
   return t;
 }
 
