@@ -3,6 +3,9 @@
 #   make            build the plugin and the runtime
 #   make demo       install missing packages, build, profile the examples
 #   make check      install missing packages, build, run the testsuite
+#   make check-asan the same with the runtime and the test programs built
+#                   with -fsanitize=address,undefined (the runtime in
+#                   runtime/asan/, apart from the plain build)
 #   make bench      overhead ratios against plain builds, in one run
 #   make fuzz       install clang if missing, fuzz the runtime's parsers
 #                   (FUZZ_TIME seconds each)
@@ -26,22 +29,38 @@ CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
 LIBS_RT     = -lgc -ldw -lz -lpthread -ldl -lm
 
+# SANITIZE=1 (what `make check-asan' sets) builds the runtime with these
+# flags into runtime/asan/, so that it never mixes with the plain build's
+# objects, and has the testsuite build its programs with them too: UB
+# stops a program as an ASan error does, and the frame pointers give
+# ASan's reports whole stacks.  The plugin runs inside gcc and is not
+# sanitized.
+ifdef SANITIZE
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+            -fno-omit-frame-pointer
+RT_DIR    = runtime/asan
+else
+RT_DIR    = runtime
+endif
+
 RT_SRC  = $(wildcard runtime/*.c)
-RT_OBJ  = $(RT_SRC:.c=.o)
+RT_OBJ  = $(RT_SRC:runtime/%.c=$(RT_DIR)/%.o)
 PL_SRC  = $(wildcard plugin/*.cc)
 
 PLUGIN  = plugin/memprof.so
-RT_A    = runtime/libmemprof.a
-RT_SO   = runtime/libmemprof.so
+RT_A    = $(RT_DIR)/libmemprof.a
+RT_SO   = $(RT_DIR)/libmemprof.so
 
-.PHONY: all deps check-deps check demo bench fuzz fuzz-deps install clean
+.PHONY: all deps check-deps check check-asan demo bench fuzz fuzz-deps install \
+        clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
 
-runtime/%.o: runtime/%.c runtime/*.h
-	$(CC) $(CFLAGS_RT) -c -o $@ $<
+$(RT_DIR)/%.o: runtime/%.c runtime/*.h
+	@mkdir -p $(RT_DIR)
+	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@ $<
 
 # The HTML report's template, carried in the runtime as a string; its
 # JSON marker must be there exactly once.
@@ -50,13 +69,13 @@ runtime/html-template.h: runtime/report.html scripts/embed.sh
 	  { echo "$<: needs one line with @MEMPROF_JSON@" >&2; exit 1; }
 	sh scripts/embed.sh mp_html_template $< > $@
 
-runtime/html.o: runtime/html-template.h
+$(RT_DIR)/html.o: runtime/html-template.h
 
 $(RT_A): $(RT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(RT_SO): $(RT_OBJ)
-	$(CC) -shared -o $@ $^ $(LIBS_RT)
+	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LIBS_RT)
 
 memprof.pc: memprof.pc.in Makefile
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -72,9 +91,14 @@ check-deps:
 # summary.sh also fails when nothing passed.
 check: check-deps all
 	@st=0; cd testsuite && rm -f memprof.sum && LC_ALL=C MEMPROF_TOP=$(CURDIR) CC="$(CC)" \
-	  CXX="$(CXX)" runtest --tool memprof --srcdir . $(RUNTESTFLAGS) || st=1; \
+	  CXX="$(CXX)" MEMPROF_TEST_RUNTIME=$(CURDIR)/$(RT_A) \
+	  MEMPROF_TEST_CFLAGS="$(SAN_FLAGS)" \
+	  runtest --tool memprof --srcdir . $(RUNTESTFLAGS) || st=1; \
 	cd $(CURDIR) && sh scripts/summary.sh testsuite/memprof.sum || st=1; \
 	exit $$st
+
+check-asan:
+	@$(MAKE) --no-print-directory check SANITIZE=1
 
 demo: deps all
 	@$(MAKE) --no-print-directory -C examples demo TOP=$(CURDIR)
@@ -117,6 +141,8 @@ install: all
 	install -m 644 memprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
 
 clean:
-	rm -f $(PLUGIN) $(RT_OBJ) $(RT_A) $(RT_SO) memprof.pc runtime/html-template.h
-	rm -rf testsuite/*.log testsuite/*.sum testsuite/tmp bench/out $(FUZZ_DIR)
+	rm -f $(PLUGIN) runtime/*.o runtime/libmemprof.a runtime/libmemprof.so \
+	      memprof.pc runtime/html-template.h
+	rm -rf runtime/asan testsuite/*.log testsuite/*.sum testsuite/tmp bench/out \
+	       $(FUZZ_DIR)
 	-$(MAKE) --no-print-directory -C examples clean TOP=$(CURDIR)

@@ -7,18 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void *volatile sink;
+void *volatile kept[15];	/* live at exit, not leaked */
 volatile int n = 5;
 
 int
 main (void)
 {
   for (int i = 0; i < n; i++)
-    sink = malloc (100);
+    kept[i] = malloc (100);
   for (int i = 0; i < n; i++)
-    sink = malloc (200);
+    kept[5 + i] = malloc (200);
   for (int i = 0; i < n; i++)
-    sink = malloc (300);
+    kept[10 + i] = malloc (300);
   puts ("ok");
   return 0;
 }

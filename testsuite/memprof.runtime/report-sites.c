@@ -7,18 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void *volatile sink;
+void *volatile kept[30];	/* live at exit, not leaked */
 volatile int n = 10;
 
 int
 main (void)
 {
   for (int i = 0; i < n; i++)
-    sink = malloc (100);
+    kept[i] = malloc (100);
   for (int i = 0; i < n; i++)
-    sink = malloc (200);
+    kept[10 + i] = malloc (200);
   for (int i = 0; i < n; i++)
-    sink = malloc (50);
+    kept[20 + i] = malloc (50);
   puts ("ok");
   return 0;
 }
