@@ -6,6 +6,7 @@
 /* { dg-options "-std=gnu11 -pthread" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1e-2,report=none" } */
 /* { dg-timeout 120 } */
+/* { dg-skip-if "ASan's allocator is not fork-safe" { asan } } */
 
 #include <pthread.h>
 #include <sys/wait.h>
