@@ -7,6 +7,8 @@
 #                   with -fsanitize=address,undefined (the runtime in
 #                   runtime/asan/, apart from the plain build)
 #   make bench      overhead ratios against plain builds, in one run
+#   make check-real real programs from Debian's sources, plain and
+#                   profiled: the same output (REAL_PROGRAMS="w3m jq")
 #   make fuzz       install clang if missing, fuzz the runtime's parsers
 #                   (FUZZ_TIME seconds each)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -51,8 +53,8 @@ PLUGIN  = plugin/memprof.so
 RT_A    = $(RT_DIR)/libmemprof.a
 RT_SO   = $(RT_DIR)/libmemprof.so
 
-.PHONY: all deps check-deps check check-asan demo bench fuzz fuzz-deps install \
-        clean
+.PHONY: all deps check-deps check check-asan check-real demo bench fuzz \
+        fuzz-deps install clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
@@ -99,6 +101,11 @@ check: check-deps all
 
 check-asan:
 	@$(MAKE) --no-print-directory check SANITIZE=1
+
+# Not part of check: it downloads sources and takes minutes.  Its work,
+# the sources included, stays in build/real.
+check-real: deps all
+	@sh scripts/check-real.sh $(CURDIR)
 
 demo: deps all
 	@$(MAKE) --no-print-directory -C examples demo TOP=$(CURDIR)

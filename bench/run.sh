@@ -7,11 +7,18 @@
 # median of the per-pair ratios memprof/plain.  The profiled runs write
 # their report to bench/out/NAME.report, so its cost is counted.  All
 # outputs (binaries, stdout/stderr, reports, times, results.txt) go to bench/out/.
+#
+# Then cc-sqlite3: the compile time of `gcc -O2 -g -c sqlite3.c', the
+# SQLite amalgamation (one unit of 240 000 lines), with the plugin against
+# without, BENCH_CC_RUNS times (default 3).  The amalgamation is made
+# from Debian's sqlite3 source in build/real/src, as make check-real
+# leaves it; the row is skipped, saying why, when it cannot be.
 set -eu
 
 TOP=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 CC=${CC:-gcc}
 RUNS=${BENCH_RUNS:-5}
+CC_RUNS=${BENCH_CC_RUNS:-3}
 OUT=$TOP/bench/out
 mkdir -p "$OUT"
 cd "$TOP"                       # sources and arguments are relative to it
@@ -60,6 +67,16 @@ median() {
               else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# row NAME: the line of NAME's table from NAME.times, pairs of plain and
+# memprof seconds.
+row() {
+    pm=$(awk '{ print $1 }' "$OUT/$1.times" | median)
+    mm=$(awk '{ print $2 }' "$OUT/$1.times" | median)
+    rm=$(awk '{ printf "%.4f\n", $2 / ($1 > 0 ? $1 : 0.001) }' \
+             "$OUT/$1.times" | median)
+    show '%-10s %8.3f %8.3f %6.2fx\n' "$1" "$pm" "$mm" "$rm"
+}
+
 # The runtime lets threads register with Boehm (GC_allow_register_threads),
 # which also starts Boehm's parallel markers; the plain build never does.
 # One marker for both keeps the comparison to what memprof itself costs.
@@ -104,9 +121,25 @@ EOF2
     # The profiled program must compute the same thing.
     cmp -s "$OUT/$name.plain.out" "$OUT/$name.memprof.out" ||
         echo "bench: warning: $name output differs under memprof" >&2
-    pm=$(awk '{ print $1 }' "$OUT/$name.times" | median)
-    mm=$(awk '{ print $2 }' "$OUT/$name.times" | median)
-    rm=$(awk '{ printf "%.4f\n", $2 / ($1 > 0 ? $1 : 0.001) }' \
-             "$OUT/$name.times" | median)
-    show '%-10s %8.3f %8.3f %6.2fx\n' "$name" "$pm" "$mm" "$rm"
+    row "$name"
 done
+
+. "$TOP/scripts/debsrc.sh"
+if sq=$(debsrc_sqlite3_c "$TOP/build/real/src" 2> "$OUT/amalgamation.log")
+then
+    : > "$OUT/cc-sqlite3.times"
+    i=0
+    while [ "$i" -lt "$CC_RUNS" ]; do
+        p=$(timed "$OUT/cc-sqlite3.plain" \
+                "$CC" -O2 -g -c "$sq" -o "$OUT/sqlite3.plain.o")
+        m=$(timed "$OUT/cc-sqlite3.memprof" \
+                "$CC" -O2 -g -fplugin="$TOP/plugin/memprof.so" \
+                -c "$sq" -o "$OUT/sqlite3.memprof.o")
+        echo "$p $m" >> "$OUT/cc-sqlite3.times"
+        i=$((i + 1))
+    done
+    row cc-sqlite3
+else
+    show 'cc-sqlite3 skipped: %s (make check-real, as root, prepares it)\n' \
+        "$(tail -1 "$OUT/amalgamation.log")"
+fi
