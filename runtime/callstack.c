@@ -12,12 +12,21 @@
 
    The runtime's own frames are cut off: the entry point passes its
    return address RA, which is the allocating call's position in the
-   program, and the stack starts at the frame that returns there.  */
+   program, and the stack starts at the frame that returns there.
+
+   libunwind takes a lock of its own while it reads call frame
+   information, and a child forked meanwhile would find it held forever,
+   with its signals blocked.  So a fork waits for the captures under way
+   (mp_callstack_fork), and a capture starting meanwhile gives the
+   allocating call's position alone rather than wait: it may be running
+   in a signal handler, interrupting a capture of its thread.  */
 
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -41,11 +50,40 @@ find_unwinder (void)
     }
 }
 
+/* Set by the handlers of the fork under way, which are the only ones
+   running: the runtime's other locks, taken first, keep out the rest.  */
+static atomic_int forking;
+
+/* The captures under way in all threads.  */
+static atomic_long capturing;
+
+void
+mp_callstack_fork (enum mp_fork_step step)
+{
+  if (step == MP_FORK_PREPARE)
+    {
+      atomic_store (&forking, 1);
+      while (atomic_load (&capturing) > 0)
+        sched_yield ();
+      return;
+    }
+  atomic_store (&forking, 0);
+}
+
+static int
+unwind (uintptr_t *buf, size_t max)
+{
+  pthread_once (&unwinder_once, find_unwinder);
+  atomic_fetch_add (&capturing, 1);
+  int n = atomic_load (&forking) ? 0 : unwinder ((void **) buf, (int) max);
+  atomic_fetch_sub (&capturing, 1);
+  return n;
+}
+
 size_t
 mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max)
 {
-  pthread_once (&unwinder_once, find_unwinder);
-  int n = unwinder ((void **) buf, (int) max);
+  int n = unwind (buf, max);
   for (int i = 0; i < n; i++)
     if (buf[i] == ra)
       {

@@ -126,10 +126,10 @@ insert_ready (struct ready *r)
 static void
 run_ready (void)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   if (runner)
     {
-      pthread_mutex_unlock (&lock);
+      mp_collector_unlock (&lock);
       return;
     }
   unsigned me = ++runs;
@@ -144,14 +144,14 @@ run_ready (void)
       struct ready r = *ready;
       struct ready *node = ready;
       ready = r.next;
-      pthread_mutex_unlock (&lock);
+      mp_collector_unlock (&lock);
       GC_free (node);           /* R.obj is on our stack meanwhile */
       r.fn (r.obj, r.data);
-      pthread_mutex_lock (&lock);
+      mp_collector_lock (&lock);
     }
   if (runner == me)
     runner = 0;                 /* else a release handed the rest on */
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
 }
@@ -170,10 +170,10 @@ found (void *obj, void *cd)
           continue;
         }
       *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
-      pthread_mutex_lock (&lock);
+      mp_collector_lock (&lock);
       insert_ready (r);
       atomic_store (&anything_due, 1);
-      pthread_mutex_unlock (&lock);
+      mp_collector_unlock (&lock);
     }
   if (rec->program_fn)
     rec->program_fn (obj, rec->program_cd);
@@ -232,9 +232,9 @@ mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
       rec->program_fn = ofn;
       rec->program_cd = ocd;
     }
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   *c = (struct call) { rec->calls, fn, data, ++sequence };
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   rec->calls = c;
   GC_register_finalizer (obj, found, rec, NULL, NULL);
   pthread_mutex_unlock (&register_lock);
@@ -243,10 +243,10 @@ mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
 MP_API void
 mp_finalise_release (void)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   int was = runner != 0;
   runner = 0;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (was)
     run_ready ();
 }
@@ -286,11 +286,11 @@ mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
       mp_warn ("cannot watch %p: mp_finalise_last ignored", obj);
       return;
     }
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   w->seq = ++sequence;
   w->next = watching;
   watching = w;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
 }
 
 MP_API struct mp_alarm *
@@ -311,10 +311,10 @@ mp_create_alarm (void (*fn) (void *data), void *data)
   memset (a, 0, sizeof *a);
   a->fn = fn;
   a->data = data;
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   a->next = alarms;
   alarms = a;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   return a;
 }
 
@@ -324,7 +324,7 @@ mp_delete_alarm (struct mp_alarm *a)
   if (a == NULL)
     return;
   int gone = 0;
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   for (struct mp_alarm **p = &alarms; *p; p = &(*p)->next)
     if (*p == a)
       {
@@ -333,7 +333,7 @@ mp_delete_alarm (struct mp_alarm *a)
         gone = a->pending == 0;
         break;
       }
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (gone)
     GC_free (a);                /* else the last due call frees it */
 }
@@ -342,7 +342,7 @@ mp_delete_alarm (struct mp_alarm *a)
 void
 mp_finalise_after_reclaim (int full)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   for (struct watch **p = &watching; *p;)
     {
       struct watch *w = *p;
@@ -364,7 +364,7 @@ mp_finalise_after_reclaim (int full)
       insert_due (w);
     }
   int prompt = atomic_load (&anything_due);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (prompt)
     mp_sample_prompt ();
 }
@@ -381,7 +381,7 @@ mp_finalise_deliver (void)
   int called = 0;
   for (;;)
     {
-      pthread_mutex_lock (&lock);
+      mp_collector_lock (&lock);
       struct watch *w = due;
       if (w)
         due = w->next;
@@ -391,7 +391,7 @@ mp_finalise_deliver (void)
       struct mp_alarm *dead_alarm = NULL;
       if (w && w->alarm && --w->alarm->pending == 0 && w->alarm->deleted)
         dead_alarm = w->alarm;
-      pthread_mutex_unlock (&lock);
+      mp_collector_unlock (&lock);
       if (w == NULL)
         break;
       if (call && !called++)

@@ -16,7 +16,8 @@
      inner   the rest are taken by the collector itself, holding Boehm's
              lock (tracked.c, finalise.c, profile.c, timeline.c), or hold
              no other lock (sample.c, sites.c, symbols.c): they come after.
-             tracked.c's lock is held while taking profile.c's.
+             tracked.c's lock is held while taking profile.c's.  Last,
+             the captures under way in libunwind (callstack.c).
 
    glibc runs prepare handlers in the reverse order of their
    registration, and the others in that order.  So the inner handler is
@@ -26,16 +27,28 @@
    Before that, no outer lock is held while waiting for Boehm, and the
    inner handler takes them itself.
 
-   Limit: Boehm started before the runtime (by another shared library's
-   constructor, say) has its handler registered first, so the inner locks
-   come before its lock, and a fork while a collection ends can deadlock.
+   Boehm started before the runtime (by another shared library's
+   constructor, say) has its handler registered first, so it runs last:
+   taken there, the inner locks would come before its lock, and a fork
+   while a collection ends would deadlock.  So then one handler takes
+   them all, the inner ones holding Boehm's lock for a moment
+   (boehm_first_prepare), and the collector, which can take Boehm's lock
+   again before Boehm's prepare handler does, goes into its sections
+   without their locks while the fork holds them (mp_collector_lock):
+   the fork keeps out every other thread, and touches nothing.  The
+   parent's handler gives them back holding Boehm's lock, so that no
+   collection is inside one of those sections then.
 
    In the child, deliveries that another thread had under way are
    abandoned, so that the child delivers its own (mp_fork_step's CHILD
    step in tracked.c, finalise.c and sample.c).  */
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include "internal.h"
+
+#define GC_THREADS
+#include <gc.h>
 
 typedef void (*fork_step_fn) (enum mp_fork_step step);
 
@@ -43,7 +56,7 @@ typedef void (*fork_step_fn) (enum mp_fork_step step);
 static const fork_step_fn outer[] = { mp_control_fork, mp_finalise_register_fork };
 static const fork_step_fn inner[] = {
   mp_finalise_fork, mp_tracked_fork, mp_profile_fork, mp_timeline_fork,
-  mp_sample_fork, mp_sites_fork, mp_symbols_fork,
+  mp_sample_fork, mp_sites_fork, mp_symbols_fork, mp_callstack_fork,
 };
 
 #define N_OF(a) (sizeof (a) / sizeof (a)[0])
@@ -102,6 +115,95 @@ static void inner_child (void) { release (INNER_HANDLER, MP_FORK_CHILD); }
 static void outer_parent (void) { release (OUTER_HANDLER, MP_FORK_PARENT); }
 static void outer_child (void) { release (OUTER_HANDLER, MP_FORK_CHILD); }
 
+/* ---- Boehm started first ----------------------------------------------- */
+
+/* Set when the runtime starts if Boehm had started before it; read-only
+   afterwards.  */
+static int boehm_first;
+
+/* Set while the handlers of a fork under way hold the inner locks, when
+   Boehm started first.  Written holding Boehm's lock (or in the child,
+   alone), and read holding it by the collector that must know.  */
+static atomic_int held_for_fork;
+
+/* Nonzero while this thread runs the runtime's collection callback,
+   which Boehm calls holding its lock (generations.c).  */
+static __thread int collecting;
+
+static void *
+take_inner (void *unused)
+{
+  (void) unused;
+  run (inner, N_OF (inner), MP_FORK_PREPARE);
+  atomic_store_explicit (&held_for_fork, 1, memory_order_relaxed);
+  return NULL;
+}
+
+static void *
+release_inner (void *unused)
+{
+  (void) unused;
+  atomic_store_explicit (&held_for_fork, 0, memory_order_relaxed);
+  run (inner, N_OF (inner), MP_FORK_PARENT);
+  return NULL;
+}
+
+/* Boehm's prepare handler runs after this one, and may finish a
+   collection in this thread, calling our callbacks.  */
+static void
+boehm_first_prepare (void)
+{
+  run (outer, N_OF (outer), MP_FORK_PREPARE);
+  GC_call_with_alloc_lock (take_inner, NULL);
+}
+
+/* Boehm's parent handler has released its lock, which a collection may
+   hold again, in one of the sections this fork holds the locks of.  */
+static void
+boehm_first_parent (void)
+{
+  GC_call_with_alloc_lock (release_inner, NULL);
+  run (outer, N_OF (outer), MP_FORK_PARENT);
+}
+
+static void
+boehm_first_child (void)
+{
+  atomic_store_explicit (&held_for_fork, 0, memory_order_relaxed);
+  run (inner, N_OF (inner), MP_FORK_CHILD);
+  run (outer, N_OF (outer), MP_FORK_CHILD);
+}
+
+void
+mp_collector_lock (pthread_mutex_t *lock)
+{
+  if (!atomic_load_explicit (&held_for_fork, memory_order_relaxed)
+      || !collecting)
+    pthread_mutex_lock (lock);
+}
+
+void
+mp_collector_unlock (pthread_mutex_t *lock)
+{
+  if (!atomic_load_explicit (&held_for_fork, memory_order_relaxed)
+      || !collecting)
+    pthread_mutex_unlock (lock);
+}
+
+void
+mp_collector_enter (void)
+{
+  collecting++;
+}
+
+void
+mp_collector_leave (void)
+{
+  collecting--;
+}
+
+/* ---- registration ------------------------------------------------------- */
+
 static void
 handle (void (*prepare) (void), void (*parent) (void), void (*child) (void))
 {
@@ -114,7 +216,11 @@ handle (void (*prepare) (void), void (*parent) (void), void (*child) (void))
 void
 mp_fork_setup (void)
 {
-  handle (inner_prepare, inner_parent, inner_child);
+  boehm_first = GC_is_init_called ();
+  if (boehm_first)
+    handle (boehm_first_prepare, boehm_first_parent, boehm_first_child);
+  else
+    handle (inner_prepare, inner_parent, inner_child);
 }
 
 /* Boehm has started, with its fork handlers registered (generations.c);
@@ -122,7 +228,8 @@ mp_fork_setup (void)
 void
 mp_fork_boehm_started (void)
 {
-  handle (outer_prepare, outer_parent, outer_child);
+  if (!boehm_first)
+    handle (outer_prepare, outer_parent, outer_child);
 }
 
 /* See mp_fork_step in internal.h.  */

@@ -69,6 +69,10 @@ mp_counter mp_promoted_words;
 mp_counter mp_minor_collections, mp_major_collections;
 mp_counter mp_top_heap_bytes;
 
+/* Young blocks that found their thread's log full and out of memory,
+   and their words: any thread, atomically (see mp_young_log_slow).  */
+mp_counter mp_young_unlogged, mp_young_unlogged_words;
+
 /* Set when Boehm starts a full collection (its start callback), so that
    the MARK_END that follows counts as a major collection.  Guarded by
    the GC lock.  */
@@ -334,6 +338,7 @@ check_overhead (void)
 static void
 on_collection_event (GC_EventType event)
 {
+  mp_collector_enter ();
   if (event == GC_EVENT_MARK_END)
     end_of_marking ();
   else if (event == GC_EVENT_RECLAIM_END)
@@ -345,6 +350,7 @@ on_collection_event (GC_EventType event)
       if (last_was_full)
         check_overhead ();
     }
+  mp_collector_leave ();
   if (chained_event)
     chained_event (event);
 }
@@ -471,10 +477,7 @@ make_room (void *arg)
   size_t cap = y->capacity ? y->capacity * 2 : 4096;
   e = realloc (e, cap * sizeof *e);
   if (e == NULL)
-    {
-      mp_warn ("out of memory for the young-block log");
-      abort ();
-    }
+    return NULL;                /* still full: see mp_young_log_slow */
   atomic_store_explicit (&y->entries, e, memory_order_relaxed);
   y->capacity = cap;
   set_limit (y);
@@ -569,14 +572,48 @@ index_add (struct mp_young *y, size_t i, uint64_t epoch)
   index_put (x, e[i] & MP_ADDR_MASK, y->dropped + i);
 }
 
+static int
+log_full (const struct mp_young *y)
+{
+  return atomic_load_explicit (&y->count, memory_order_relaxed)
+         == y->capacity;
+}
+
+/* Make room in T's full log, short of memory to grow it: a collection
+   decides every entry, which can then go.  Collections the program
+   disabled do not come, the log only grows then, and past the last room
+   a block goes unlogged: counted in the minor heap, never as promoted,
+   which the report says.  Return 1 if there is room.  */
+static int
+log_out_of_memory (struct mp_thread *t, uint64_t words)
+{
+  static atomic_int warned_collect, warned_unlogged;
+  if (!atomic_exchange (&warned_collect, 1))
+    mp_warn ("out of memory for the young-block log: collecting early");
+  mp_collect_minor ();
+  young_make_room (t);
+  if (!log_full (&t->young))
+    return 1;
+  if (!atomic_exchange (&warned_unlogged, 1))
+    mp_warn ("out of memory for the young-block log, and no collection "
+             "empties it: blocks go unlogged, not counted as promoted");
+  mp_add (&mp_young_unlogged, 1);
+  mp_add (&mp_young_unlogged_words, (int64_t) words);
+  return 0;
+}
+
 /* mp_young_log's way when the log is full or indexed.  */
 void
 mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
 {
   struct mp_young *y = &t->young;
+  /* Before any collection log_out_of_memory runs: the block lives
+     through it, and is promoted by it.  */
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  if (atomic_load_explicit (&y->count, memory_order_relaxed) == y->capacity)
+  if (log_full (y))
     young_make_room (t);
+  if (log_full (y) && !log_out_of_memory (t, words))
+    return;
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),

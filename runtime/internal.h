@@ -251,6 +251,7 @@ extern mp_counter mp_promoted_words;
 extern mp_counter mp_minor_collections, mp_major_collections;
 extern mp_counter mp_top_heap_bytes;
 extern mp_counter mp_heap_chunks;
+extern mp_counter mp_young_unlogged, mp_young_unlogged_words;
 
 int mp_gc_setup (void);
 int mp_gc_started (void);
@@ -599,6 +600,14 @@ enum mp_fork_step { MP_FORK_PREPARE, MP_FORK_PARENT, MP_FORK_CHILD };
 void mp_fork_setup (void);
 void mp_fork_boehm_started (void);
 void mp_fork_mutex (pthread_mutex_t *lock, enum mp_fork_step step);
+/* The locks of tracked.c, profile.c, timeline.c and finalise.c's lock,
+   which the collector takes holding Boehm's lock, are taken and released
+   through these; the collector's callback is bracketed by enter and
+   leave.  See fork.c.  */
+void mp_collector_lock (pthread_mutex_t *lock);
+void mp_collector_unlock (pthread_mutex_t *lock);
+void mp_collector_enter (void);
+void mp_collector_leave (void);
 void mp_control_fork (enum mp_fork_step step);
 void mp_finalise_register_fork (enum mp_fork_step step);
 void mp_finalise_fork (enum mp_fork_step step);
@@ -608,6 +617,7 @@ void mp_timeline_fork (enum mp_fork_step step);
 void mp_sample_fork (enum mp_fork_step step);
 void mp_sites_fork (enum mp_fork_step step);
 void mp_symbols_fork (enum mp_fork_step step);
+void mp_callstack_fork (enum mp_fork_step step);
 
 /* ---- init.c / config.c / report.c ------------------------------------- */
 

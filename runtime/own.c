@@ -81,6 +81,11 @@ mp_own_report (FILE *out)
   size_t records, bytes;
   mp_sites_memory (&records, &bytes);
   fprintf (out, "counters: %zu bytes in %zu thread records\n", bytes, records);
+  if (mp_get_counter (&mp_young_unlogged) > 0)
+    fprintf (out, "young-block logs out of memory: %ld blocks (%ld words) "
+             "not logged, not counted as promoted\n",
+             (long) mp_get_counter (&mp_young_unlogged),
+             (long) mp_get_counter (&mp_young_unlogged_words));
   if (mp_own_exhausted ())
     fprintf (out, "sampling stopped at %.3f s for want of memory: the "
              "profiles hold the samples taken before\n",

@@ -110,7 +110,7 @@ struct mp_profile_stack *
 mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
                   const struct mp_sampled *smp)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   struct mp_profile_stack *s = find_or_add (ras, n_ras, smp->source);
   if (s)
     {
@@ -124,40 +124,40 @@ mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
       if (smp->rate > rate_max)
         rate_max = smp->rate;
     }
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   return s;
 }
 
 void
 mp_profile_promote (struct mp_profile_stack *s, double bytes)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   s->v.promoted += bytes;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
 }
 
 void
 mp_profile_survived (struct mp_profile_stack *s, unsigned age,
                      const struct mp_space_amount *est)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   add_amount (&s->v.copies[age < MP_AGES ? age : MP_AGES - 1], est, 1);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
 }
 
 void
 mp_profile_dead (struct mp_profile_stack *s, const struct mp_space_amount *est)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   s->v.live_count -= est->count;
   s->v.live -= est->data;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
 }
 
 struct mp_profile_row *
 mp_profile_rows (size_t *n, double *min, double *max)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   struct mp_profile_row *rows = malloc ((n_stacks + 1) * sizeof *rows);
   *n = 0;
   for (size_t i = 0; rows && i < table_size; i++)
@@ -166,7 +166,7 @@ mp_profile_rows (size_t *n, double *min, double *max)
                                                s->v };
   *min = rate_min;
   *max = rate_max;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   return rows;
 }
 

@@ -63,7 +63,7 @@ mp_timeline_note (void)
     mp_get_counter (&mp_minor_collections),
     mp_get_counter (&mp_major_collections)
   };
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   if (++seen >= stride)
     {
       seen = 0;
@@ -71,16 +71,16 @@ mp_timeline_note (void)
         thin ();
       points[n_points++] = p;
     }
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
 }
 
 size_t
 mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS])
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   size_t n = n_points;
   memcpy (out, points, n * sizeof *out);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   return n;
 }
 

@@ -223,7 +223,7 @@ mp_tracked_add (const struct mp_sampled *s)
       mp_own_free (e, sizeof *e);
       return 0;
     }
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   if (s->session != mp_sample_session ())
     e->meta = NULL;             /* the tracker stopped meanwhile */
   int kept = e->meta != NULL || e->profile != NULL;
@@ -237,7 +237,7 @@ mp_tracked_add (const struct mp_sampled *s)
         survived (e);
     }
   int prompt = atomic_load (&queue_nonempty);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (!kept)
     {
       if (s->gc)
@@ -260,9 +260,9 @@ mp_tracked_take (void *block, int gc)
 {
   if (gc && atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
     return NULL;
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   struct mp_tracked *e = table_take (block, gc);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (e && gc)
     GC_unregister_long_link ((void **) &e->link);
   return e;
@@ -277,10 +277,10 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
     return;
   if (e->gc)
     {
-      pthread_mutex_lock (&lock);
+      mp_collector_lock (&lock);
       e->dead = 1;
       enqueue (e);
-      pthread_mutex_unlock (&lock);
+      mp_collector_unlock (&lock);
       mp_deliver (t);
       return;
     }
@@ -313,15 +313,15 @@ mp_tracked_keep (struct mp_tracked *e)
           e->profile = NULL;
           e->meta = NULL;
           e->dead = 1;          /* delivered as nothing, and freed */
-          pthread_mutex_lock (&lock);
+          mp_collector_lock (&lock);
           enqueue (e);
-          pthread_mutex_unlock (&lock);
+          mp_collector_unlock (&lock);
           return;
         }
     }
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   table_put (e);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
 }
 
 /* GC_EVENT_RECLAIM_END, from the collector: see the design above.  */
@@ -331,7 +331,7 @@ mp_tracked_after_reclaim (void)
   if (atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
     return;
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
@@ -348,7 +348,7 @@ mp_tracked_after_reclaim (void)
         p = &e->next;
       }
   int prompt = atomic_load (&queue_nonempty);
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (prompt)
     mp_sample_prompt ();
 }
@@ -407,7 +407,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
     return;
   /* Promoted, and in the table.  If the session is still the same, under
      lock, mp_tracked_forget_all has not freed E.  */
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   struct mp_tracked *untrack = NULL;
   if (mp_sample_session () == d.session)
     {
@@ -415,7 +415,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
       if (meta == NULL && e->profile == NULL && table_remove (e))
         untrack = e;            /* promote said stop */
     }
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   if (untrack)
     {
       GC_unregister_long_link ((void **) &untrack->link);
@@ -427,7 +427,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
 static struct mp_tracked *
 next_due (struct due *d)
 {
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   struct mp_tracked *e = dequeue ();
   if (e)
     {
@@ -436,7 +436,7 @@ next_due (struct due *d)
                           e->young && !e->promote_due };
       e->promote_due = 0;
     }
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   return e;
 }
 
@@ -465,7 +465,7 @@ void
 mp_tracked_forget_all (void)
 {
   struct mp_tracked *drop = NULL;
-  pthread_mutex_lock (&lock);
+  mp_collector_lock (&lock);
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
@@ -482,7 +482,7 @@ mp_tracked_forget_all (void)
       }
   for (struct mp_tracked *e = queue_head; e; e = e->queued)
     e->meta = NULL;
-  pthread_mutex_unlock (&lock);
+  mp_collector_unlock (&lock);
   for (struct mp_tracked *e = drop, *next; e; e = next)
     {
       next = e->next;

@@ -15,20 +15,19 @@
 /* { dg-skip-if "ASan's allocator is not fork-safe" { asan } } */
 
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #define GC_THREADS
 #include <gc.h>
 #include "../lib/mptest.h"
+#include "../lib/mpfork.h"
 
 #define THREADS 4
 #define FORKS 16
 #define CHILD_N 1000
 
-static unsigned l_malloc, l_gc, l_child;
+static unsigned l_malloc, l_gc;
 static atomic_int stop;
 static atomic_long done;
 
@@ -47,52 +46,13 @@ worker (void *arg)
   return NULL;
 }
 
-/* N blocks at the child's site; with N 0, only its line into l_child,
-   for the parent.  */
-static void
-child_allocate (int n)
-{
-  for (int i = 0; i <= n; i++)
-    {
-      char *p = i < n ? malloc (100) : NULL; l_child = __LINE__;
-      __asm__ volatile ("" : : "r" (p) : "memory");
-      free (p);
-    }
-}
-
 static void
 child (void)
 {
   mpt_failures = 0;             /* the parent's, inherited */
-  child_allocate (CHILD_N);
-  CHECK_EQ (SITE (l_child).s.numAllocate, CHILD_N);
+  mpt_child_allocate (CHILD_N);
+  CHECK_EQ (mpt_child_count (), CHILD_N);
   exit (mpt_done () == 0 ? 0 : 3);
-}
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* 0 if PID exited with status 0 within 60 s.  A clock, not a count of
-   sleeps: the collector's signals cut them short.  */
-static int
-wait_child (pid_t pid)
-{
-  int status;
-  for (double end = now () + 60; now () < end;)
-    {
-      if (waitpid (pid, &status, WNOHANG) == pid)
-        return WIFEXITED (status) && WEXITSTATUS (status) == 0 ? 0 : 1;
-      usleep (10000);
-    }
-  kill (pid, SIGKILL);
-  waitpid (pid, &status, 0);
-  fprintf (stderr, "FAIL child %ld hung\n", (long) pid);
-  return 1;
 }
 
 /* Whether the report of PID counts CHILD_N blocks at the child's site.  */
@@ -101,7 +61,8 @@ child_report_ok (pid_t pid)
 {
   char name[64], line[512], want[64];
   snprintf (name, sizeof name, "fork-stress-%ld.txt", (long) pid);
-  snprintf (want, sizeof want, "(%u): [numAllocate:%d,", l_child, CHILD_N);
+  snprintf (want, sizeof want, "(%u): [numAllocate:%d,", mpt_child_line,
+            CHILD_N);
   FILE *f = fopen (name, "r");
   int ok = 0;
   while (f && fgets (line, sizeof line, f))
@@ -115,7 +76,7 @@ int
 main (void)
 {
   GC_INIT ();
-  child_allocate (0);
+  mpt_child_allocate (0);
   pthread_t t[THREADS];
   for (long i = 0; i < THREADS; i++)
     CHECK_EQ (pthread_create (&t[i], NULL, worker, (void *) i), 0);
@@ -128,7 +89,7 @@ main (void)
       if (pid == 0)
         child ();
       CHECK (pid > 0);
-      CHECK_EQ (wait_child (pid), 0);
+      CHECK_EQ (mpt_wait_child (pid, 60), 0);
       CHECK (child_report_ok (pid));
     }
   atomic_store (&stop, 1);
@@ -137,7 +98,7 @@ main (void)
   long n = atomic_load (&done);
   CHECK_EQ (SITE (l_malloc).s.numAllocate, n);
   CHECK_EQ (SITE (l_gc).s.numAllocate, n);
-  CHECK_EQ (SITE (l_child).s.numAllocate, 0);
+  CHECK_EQ (mpt_child_count (), 0);
   return mpt_done ();
 }
 

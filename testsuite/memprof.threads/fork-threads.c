@@ -9,29 +9,16 @@
 /* { dg-skip-if "ASan's allocator is not fork-safe" { asan } } */
 
 #include <pthread.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #define GC_THREADS
 #include <gc.h>
 #include "../lib/mptest.h"
+#include "../lib/mpfork.h"
 
 #define THREADS 4
 #define FORKS 300
 
-static unsigned l_malloc, l_gc, l_child;
+static unsigned l_malloc, l_gc;
 static _Atomic int bad;
-
-/* N blocks at the child's site; with N 0, only its line, for the parent. */
-static void
-child_allocate (int n)
-{
-  for (int i = 0; i <= n; i++)
-    {
-      char *p = i < n ? malloc (100) : NULL; l_child = __LINE__;
-      __asm__ volatile ("" : : "r" (p) : "memory");
-      free (p);
-    }
-}
 
 static void *
 forker (void *arg)
@@ -43,17 +30,7 @@ forker (void *arg)
       void *g = GC_MALLOC (40); l_gc = __LINE__;
       __asm__ volatile ("" : : "r" (p), "r" (g) : "memory");
       free (p);
-      pid_t pid = fork ();
-      if (pid == 0)
-        {
-          int64_t before = SITE (l_child).s.numAllocate;
-          child_allocate (10);
-          _exit (SITE (l_child).s.numAllocate == before + 10 ? 0 : 3);
-        }
-      int status;
-      if (pid < 0 || waitpid (pid, &status, 0) != pid
-          || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-        bad++;
+      bad += mpt_fork_child (10, 60);
     }
   return NULL;
 }
@@ -62,7 +39,7 @@ int
 main (void)
 {
   GC_INIT ();
-  child_allocate (0);
+  mpt_child_allocate (0);
   pthread_t t[THREADS];
   for (int i = 0; i < THREADS; i++)
     CHECK_EQ (pthread_create (&t[i], NULL, forker, NULL), 0);
@@ -71,7 +48,7 @@ main (void)
   CHECK_EQ (bad, 0);
   CHECK_EQ (SITE (l_malloc).s.numAllocate, THREADS * FORKS);
   CHECK_EQ (SITE (l_gc).s.numAllocate, THREADS * FORKS);
-  CHECK_EQ (SITE (l_child).s.numAllocate, 0);
+  CHECK_EQ (mpt_child_count (), 0);
   return mpt_done ();
 }
 

@@ -1,0 +1,83 @@
+/* mpfork.h -- helpers shared by the fork tests: #include after mptest.h.
+
+   mpt_child_allocate (N) allocates N blocks at a site of its own, for a
+   child to count (mpt_child_count); N 0 records the site's line, so that
+   the parent can check that it counts nothing there.  mpt_wait_child
+   waits for a child by a clock, and kills one that hangs;
+   mpt_fork_child forks one that counts.  */
+
+#ifndef MPFORK_H
+#define MPFORK_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned mpt_child_line;
+
+static __attribute__ ((unused)) void
+mpt_child_allocate (int n)
+{
+  for (int i = 0; i <= n; i++)
+    {
+      char *p = i < n ? malloc (100) : NULL; mpt_child_line = __LINE__;
+      __asm__ volatile ("" : : "r" (p) : "memory");
+      free (p);
+    }
+}
+
+static __attribute__ ((unused)) int64_t
+mpt_child_count (void)
+{
+  return mpt_site_at (__FILE__, mpt_child_line).s.numAllocate;
+}
+
+static double
+mpt_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* 0 if PID exited with status 0 within SECONDS; otherwise it is killed.
+   A clock, not a count of sleeps: the collector's signals cut them
+   short.  SIGKILL, as a child hung in libunwind has its signals
+   blocked.  */
+static __attribute__ ((unused)) int
+mpt_wait_child (pid_t pid, double seconds)
+{
+  int status;
+  useconds_t pause = 100;
+  for (double end = mpt_now () + seconds; mpt_now () < end;)
+    {
+      if (waitpid (pid, &status, WNOHANG) == pid)
+        return WIFEXITED (status) && WEXITSTATUS (status) == 0 ? 0 : 1;
+      usleep (pause);
+      if (pause < 10000)
+        pause *= 2;
+    }
+  kill (pid, SIGKILL);
+  waitpid (pid, &status, 0);
+  fprintf (stderr, "FAIL child %ld hung\n", (long) pid);
+  return 1;
+}
+
+/* Fork a child that allocates N blocks at mpt_child_allocate's site and
+   checks their count; 0 if it did, within SECONDS.  */
+static __attribute__ ((unused)) int
+mpt_fork_child (int n, double seconds)
+{
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      int64_t before = mpt_child_count ();
+      mpt_child_allocate (n);
+      _exit (mpt_child_count () == before + n ? 0 : 3);
+    }
+  return pid < 0 ? 1 : mpt_wait_child (pid, seconds);
+}
+
+#endif

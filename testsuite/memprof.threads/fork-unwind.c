@@ -1,0 +1,82 @@
+/* fork () while other threads unwind their stacks.  libunwind holds a
+   lock of its own while it reads call frame information, which it does
+   for every frame of a new thread; a child forked while another thread
+   held it would wait for it forever, its signals blocked
+   (runtime/callstack.c).  Short-lived threads take deep call stacks at
+   sampling rate 1 while the main thread forks; each child takes its own
+   samples and counts exactly, and none may hang.  */
+/* { dg-do run } */
+/* { dg-options "-std=gnu11 -pthread" } */
+/* { dg-set-target-env-var MEMPROF "sampling_rate=1,stacks=64,report=none" } */
+/* { dg-timeout 180 } */
+/* { dg-skip-if "ASan's allocator is not fork-safe" { asan } } */
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include "../lib/mptest.h"
+#include "../lib/mpfork.h"
+
+#define SPAWNERS 4
+#define FORKS 5000
+#define DEPTH 60
+
+static unsigned l_deep;
+static atomic_int stop;
+static atomic_long threads;
+
+static __attribute__ ((noinline)) int
+deep (int d)
+{
+  if (d > 0)
+    return deep (d - 1) + 1;
+  char *p = malloc (24); l_deep = __LINE__;
+  __asm__ volatile ("" : : "r" (p) : "memory");
+  free (p);
+  return 0;
+}
+
+static void *
+brief (void *arg)
+{
+  (void) arg;
+  deep (DEPTH);
+  return NULL;
+}
+
+/* A new thread's every frame is new to libunwind's per-thread cache.  */
+static void *
+spawner (void *arg)
+{
+  (void) arg;
+  while (!atomic_load (&stop))
+    {
+      pthread_t t;
+      if (pthread_create (&t, NULL, brief, NULL) == 0)
+        {
+          pthread_join (t, NULL);
+          atomic_fetch_add (&threads, 1);
+        }
+    }
+  return NULL;
+}
+
+int
+main (void)
+{
+  mpt_child_allocate (0);
+  pthread_t s[SPAWNERS];
+  for (int i = 0; i < SPAWNERS; i++)
+    CHECK_EQ (pthread_create (&s[i], NULL, spawner, NULL), 0);
+  int hung_or_wrong = 0;
+  for (int i = 0; i < FORKS && hung_or_wrong == 0; i++)
+    hung_or_wrong += mpt_fork_child (10, 60);
+  atomic_store (&stop, 1);
+  for (int i = 0; i < SPAWNERS; i++)
+    pthread_join (s[i], NULL);
+  CHECK_EQ (hung_or_wrong, 0);
+  CHECK_EQ (SITE (l_deep).s.numAllocate, atomic_load (&threads));
+  CHECK_EQ (mpt_child_count (), 0);
+  return mpt_done ();
+}
+
+/* { dg-output "^ok\n$" } */
