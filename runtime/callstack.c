@@ -18,8 +18,10 @@
    information, and a child forked meanwhile would find it held forever,
    with its signals blocked.  So a fork waits for the captures under way
    (mp_callstack_fork), and a capture starting meanwhile gives the
-   allocating call's position alone rather than wait: it may be running
-   in a signal handler, interrupting a capture of its thread.  */
+   allocating call's position alone, which is rare enough.  The wait is
+   bounded: a capture may be interrupted by a signal handler that
+   allocates, and that waits for the fork to release the runtime's
+   locks.  */
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -57,16 +59,36 @@ static atomic_int forking;
 /* The captures under way in all threads.  */
 static atomic_long capturing;
 
+/* Wait for the captures under way, for up to a second.  */
+static void
+wait_for_captures (void)
+{
+  double end = mp_uptime () + 1;
+  while (atomic_load (&capturing) > 0)
+    {
+      sched_yield ();
+      if (mp_uptime () > end)
+        {
+          mp_warn ("fork: a call stack capture is still under way; the "
+                   "child may hang in libunwind");
+          return;
+        }
+    }
+}
+
 void
 mp_callstack_fork (enum mp_fork_step step)
 {
   if (step == MP_FORK_PREPARE)
     {
       atomic_store (&forking, 1);
-      while (atomic_load (&capturing) > 0)
-        sched_yield ();
+      wait_for_captures ();
       return;
     }
+  /* A thread that had counted itself in, found the flag, and was about
+     to count itself out is not in the child.  */
+  if (step == MP_FORK_CHILD)
+    atomic_store (&capturing, 0);
   atomic_store (&forking, 0);
 }
 

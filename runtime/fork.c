@@ -39,6 +39,11 @@
    parent's handler gives them back holding Boehm's lock, so that no
    collection is inside one of those sections then.
 
+   Limit: a program that starts Boehm before the runtime with its fork
+   handling off (GC_set_handle_fork (0)) and calls GC_atfork_prepare
+   itself holds Boehm's lock when our handler asks for it, and hangs.
+   Boehm does not say which way it handles fork.
+
    In the child, deliveries that another thread had under way are
    abandoned, so that the child delivers its own (mp_fork_step's CHILD
    step in tracked.c, finalise.c and sample.c).  */
@@ -130,6 +135,8 @@ static atomic_int held_for_fork;
    which Boehm calls holding its lock (generations.c).  */
 static __thread int collecting;
 
+/* Holding Boehm's lock, so that no collection is inside one of the
+   sections when held_for_fork says they are the fork's.  */
 static void *
 take_inner (void *unused)
 {

@@ -579,24 +579,31 @@ log_full (const struct mp_young *y)
          == y->capacity;
 }
 
-/* Make room in T's full log, short of memory to grow it: a collection
-   decides every entry, which can then go.  Collections the program
-   disabled do not come, the log only grows then, and past the last room
-   a block goes unlogged: counted in the minor heap, never as promoted,
-   which the report says.  Return 1 if there is room.  */
+/* Make room in T's full log, short of memory to grow it, in EPOCH: a
+   collection decides every entry, which can then go.  Collections the
+   program disabled do not come, the log only grows then, and past the
+   last room a block goes unlogged: counted in the minor heap, never as
+   promoted, which the report says.  Until a collection comes, the next
+   blocks go the same way at once.  Return 1 if there is room.  */
 static int
-log_out_of_memory (struct mp_thread *t, uint64_t words)
+log_out_of_memory (struct mp_thread *t, uint64_t words, uint64_t epoch)
 {
   static atomic_int warned_collect, warned_unlogged;
-  if (!atomic_exchange (&warned_collect, 1))
-    mp_warn ("out of memory for the young-block log: collecting early");
-  mp_collect_minor ();
-  young_make_room (t);
-  if (!log_full (&t->young))
-    return 1;
-  if (!atomic_exchange (&warned_unlogged, 1))
-    mp_warn ("out of memory for the young-block log, and no collection "
-             "empties it: blocks go unlogged, not counted as promoted");
+  struct mp_young *y = &t->young;
+  if (y->stuck != epoch + 1)
+    {
+      if (!atomic_exchange (&warned_collect, 1))
+        mp_warn ("out of memory for the young-block log: collecting early");
+      mp_collect_minor ();
+      young_make_room (t);
+      if (!log_full (y))
+        return 1;
+      y->stuck = atomic_load (&mp_gc_epoch) + 1;
+      if (!atomic_exchange (&warned_unlogged, 1))
+        mp_warn ("out of memory for the young-block log, and no "
+                 "collection empties it: blocks go unlogged, not counted "
+                 "as promoted");
+    }
   mp_add (&mp_young_unlogged, 1);
   mp_add (&mp_young_unlogged_words, (int64_t) words);
   return 0;
@@ -608,11 +615,12 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
 {
   struct mp_young *y = &t->young;
   /* Before any collection log_out_of_memory runs: the block lives
-     through it, and is promoted by it.  */
+     through it, and is promoted by it (the counters say so; the
+     tracker, which reads the epoch after, has it young).  */
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  if (log_full (y))
+  if (log_full (y) && y->stuck != epoch + 1)
     young_make_room (t);
-  if (log_full (y) && !log_out_of_memory (t, words))
+  if (log_full (y) && !log_out_of_memory (t, words, epoch))
     return;
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);

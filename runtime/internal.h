@@ -116,6 +116,9 @@ struct mp_young
                                     from the front, ever; entry i is the
                                     (dropped + i)th logged */
   struct young_index *index;     /* owner only: see generations.c */
+  uint64_t stuck;                /* owner only: 1 + the epoch in which the
+                                    log was full, out of memory, and no
+                                    collection came to empty it; 0: never */
 
   /* The minor heap budget (control.c's minor_heap_size), owner only:
      the words of entries logged in epoch `budget_epoch', summed through

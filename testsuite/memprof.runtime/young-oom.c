@@ -1,7 +1,7 @@
 /* The young-block log out of memory (runtime/generations.c): this
    program's realloc, which the runtime calls too, refuses to grow
-   anything to 256 KiB or more once `refuse' is set, when the log holds
-   32768 entries.  While collections run: one warning, a collection, and
+   anything to 256 KiB or more once `refuse' is set, so that the log
+   stops at 16384 entries.  While collections run: one warning, a collection, and
    every block stays logged, and those held through it are promoted.
    With collections disabled: one more warning, and the blocks past the
    log's room go unlogged, which the report counts.  The counts stay
@@ -16,7 +16,7 @@
 #include <gc.h>
 #include "../lib/mptest.h"
 
-#define LOG_ROOM 32768          /* entries: the log's size when refused */
+#define REFUSED (256 << 10)     /* bytes */
 #define N 100000
 #define HELD 1000
 
@@ -29,7 +29,7 @@ void *__libc_realloc (void *p, size_t n);
 void *
 realloc (void *p, size_t n)
 {
-  if (refuse && n >= LOG_ROOM * 8)
+  if (refuse && n >= REFUSED)
     return NULL;
   return __libc_realloc (p, n);
 }
@@ -53,6 +53,7 @@ main (void)
   /* One each time the log fills.  */
   CHECK (after.minor_collections > before.minor_collections);
   CHECK (after.promoted_words >= before.promoted_words + HELD * W (16));
+  fprintf (stderr, "collections disabled\n");
   GC_disable ();
   for (int i = 0; i < N; i++)
     {
@@ -68,7 +69,7 @@ main (void)
   return mpt_done ();
 }
 
-/* { dg-output "^memprof: out of memory for the young-block log: collecting early\n" } */
+/* { dg-output "^memprof: out of memory for the young-block log: collecting early\ncollections disabled\n" } */
 /* { dg-output "memprof: out of memory for the young-block log, and no collection empties it: blocks go unlogged, not counted as promoted\n" } */
 /* { dg-output "ok\n==== memprof report, pid \[0-9\]+ ====\n== allocator statistics ==\n" } */
 /* { dg-output ".*\n== memprof's own memory ==\n.*" } */

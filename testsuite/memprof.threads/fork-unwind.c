@@ -4,7 +4,8 @@
    held it would wait for it forever, its signals blocked
    (runtime/callstack.c).  Short-lived threads take deep call stacks at
    sampling rate 1 while the main thread forks; each child takes its own
-   samples and counts exactly, and none may hang.  */
+   samples and counts exactly, then forks a grandchild that does the
+   same, and none may hang.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1,stacks=64,report=none" } */
@@ -69,7 +70,17 @@ main (void)
     CHECK_EQ (pthread_create (&s[i], NULL, spawner, NULL), 0);
   int hung_or_wrong = 0;
   for (int i = 0; i < FORKS && hung_or_wrong == 0; i++)
-    hung_or_wrong += mpt_fork_child (10, 60);
+    {
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          mpt_child_allocate (10);
+          _exit (mpt_child_count () == 10 && mpt_fork_child (10, 30) == 0
+                 ? 0 : 3);
+        }
+      CHECK (pid > 0);
+      hung_or_wrong += mpt_wait_child (pid, 60);
+    }
   atomic_store (&stop, 1);
   for (int i = 0; i < SPAWNERS; i++)
     pthread_join (s[i], NULL);
