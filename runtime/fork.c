@@ -30,25 +30,29 @@
    Boehm started before the runtime (by another shared library's
    constructor, say) has its handler registered first, so it runs last:
    taken there, the inner locks would come before its lock, and a fork
-   while a collection ends would deadlock.  So then one handler takes
-   them all, the inner ones holding Boehm's lock for a moment
-   (boehm_first_prepare), and the collector, which can take Boehm's lock
-   again before Boehm's prepare handler does, goes into its sections
-   without their locks while the fork holds them (mp_collector_lock):
-   the fork keeps out every other thread, and touches nothing.  The
-   parent's handler gives them back holding Boehm's lock, so that no
-   collection is inside one of those sections then.
+   while a collection ends would deadlock.  Nor can the handler take
+   Boehm's lock itself: a program that handles fork by hand
+   (GC_set_handle_fork (0)) holds it already, from GC_atfork_prepare.
+   So then one handler takes them all, and the collector, which holds
+   Boehm's lock, never waits for one of the inner locks that a fork
+   holds: it tries them, and goes into their sections without them once
+   the fork holds them all (mp_collector_lock).  The fork keeps out
+   every other thread and touches nothing, and Boehm's lock, taken
+   before fork copies memory, keeps the collector out of them then.
+   The parent's handler waits for a collection to leave those sections
+   before it gives the locks back.
 
-   Limit: a program that starts Boehm before the runtime with its fork
-   handling off (GC_set_handle_fork (0)) and calls GC_atfork_prepare
-   itself holds Boehm's lock when our handler asks for it, and hangs.
-   Boehm does not say which way it handles fork.
+   Limit: the outer locks are held while calling Boehm, and a program
+   that forks by hand holds Boehm's lock before our handler takes them.
+   A thread in mp_finalise or turning on incremental mode (mp_set) just
+   as such a program forks makes it hang.
 
    In the child, deliveries that another thread had under way are
    abandoned, so that the child delivers its own (mp_fork_step's CHILD
    step in tracked.c, finalise.c and sample.c).  */
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include "internal.h"
 
@@ -126,75 +130,104 @@ static void outer_child (void) { release (OUTER_HANDLER, MP_FORK_CHILD); }
    afterwards.  */
 static int boehm_first;
 
-/* Set while the handlers of a fork under way hold the inner locks, when
-   Boehm started first.  Written holding Boehm's lock (or in the child,
-   alone), and read holding it by the collector that must know.  */
+/* Set while the handlers of a fork under way hold all the inner locks,
+   when Boehm started first; the child clears it alone.  */
 static atomic_int held_for_fork;
+
+/* The collector's sections entered without their locks because a fork
+   held them, in all threads.  Counted before held_for_fork is read, and
+   both sequentially consistent, so that the parent's handler, which
+   clears the flag and then reads the count, either sees a section under
+   way or keeps every later one out.  */
+static atomic_uint skipping;
 
 /* Nonzero while this thread runs the runtime's collection callback,
    which Boehm calls holding its lock (generations.c).  */
 static __thread int collecting;
 
-/* Holding Boehm's lock, so that no collection is inside one of the
-   sections when held_for_fork says they are the fork's.  */
-static void *
-take_inner (void *unused)
-{
-  (void) unused;
-  run (inner, N_OF (inner), MP_FORK_PREPARE);
-  atomic_store_explicit (&held_for_fork, 1, memory_order_relaxed);
-  return NULL;
-}
-
-static void *
-release_inner (void *unused)
-{
-  (void) unused;
-  atomic_store_explicit (&held_for_fork, 0, memory_order_relaxed);
-  run (inner, N_OF (inner), MP_FORK_PARENT);
-  return NULL;
-}
+/* The locks this thread's collection went past because a fork held
+   them, so that their unlocks are skipped too.  A collection nests the
+   collector's locks (tracked.c's, profile.c's, timeline.c's and
+   finalise.c's), each once at most.  */
+static __thread pthread_mutex_t *skipped[4];
+static __thread unsigned n_skipped;
 
 /* Boehm's prepare handler runs after this one, and may finish a
-   collection in this thread, calling our callbacks.  */
+   collection in this thread, calling our callbacks, as may another
+   thread until then: they go into their sections without the locks
+   once the flag is set (mp_collector_lock).  */
 static void
 boehm_first_prepare (void)
 {
   run (outer, N_OF (outer), MP_FORK_PREPARE);
-  GC_call_with_alloc_lock (take_inner, NULL);
+  run (inner, N_OF (inner), MP_FORK_PREPARE);
+  atomic_store (&held_for_fork, 1);
 }
 
-/* Boehm's parent handler has released its lock, which a collection may
-   hold again, in one of the sections this fork holds the locks of.  */
+/* Boehm's parent handler has released its lock, and a collection may
+   be inside one of the sections this fork holds the locks of: wait for
+   it to leave before giving them back.  */
 static void
 boehm_first_parent (void)
 {
-  GC_call_with_alloc_lock (release_inner, NULL);
+  atomic_store (&held_for_fork, 0);
+  while (atomic_load (&skipping) > 0)
+    sched_yield ();
+  run (inner, N_OF (inner), MP_FORK_PARENT);
   run (outer, N_OF (outer), MP_FORK_PARENT);
 }
 
+/* The threads counted in `skipping` are not in the child.  */
 static void
 boehm_first_child (void)
 {
-  atomic_store_explicit (&held_for_fork, 0, memory_order_relaxed);
+  atomic_store (&held_for_fork, 0);
+  atomic_store (&skipping, 0);
   run (inner, N_OF (inner), MP_FORK_CHILD);
   run (outer, N_OF (outer), MP_FORK_CHILD);
 }
 
+/* Go past LOCK, which the fork under way holds, if it does; 0 if it
+   does not (any more).  Nested in a section gone past, the fork holds
+   them all still.  */
+static int
+skip (pthread_mutex_t *lock)
+{
+  atomic_fetch_add (&skipping, 1);
+  if (n_skipped > 0 || atomic_load (&held_for_fork))
+    {
+      skipped[n_skipped++] = lock;
+      return 1;
+    }
+  atomic_fetch_sub (&skipping, 1);
+  return 0;
+}
+
+/* The collector holds Boehm's lock, which the fork's handlers do not
+   take: a program that forks by hand calls GC_atfork_prepare first, and
+   holds it then.  So the collector must not wait for a lock that the
+   fork holds, and cannot block on it to find out.  */
 void
 mp_collector_lock (pthread_mutex_t *lock)
 {
-  if (!atomic_load_explicit (&held_for_fork, memory_order_relaxed)
-      || !collecting)
+  if (!boehm_first || !collecting)
     pthread_mutex_lock (lock);
+  else
+    while (pthread_mutex_trylock (lock) != 0 && !skip (lock))
+      sched_yield ();
 }
 
 void
 mp_collector_unlock (pthread_mutex_t *lock)
 {
-  if (!atomic_load_explicit (&held_for_fork, memory_order_relaxed)
-      || !collecting)
-    pthread_mutex_unlock (lock);
+  for (unsigned i = n_skipped; i-- > 0;)
+    if (skipped[i] == lock)
+      {
+        skipped[i] = skipped[--n_skipped];
+        atomic_fetch_sub (&skipping, 1);
+        return;
+      }
+  pthread_mutex_unlock (lock);
 }
 
 void

@@ -4,7 +4,8 @@
    child to count (mpt_child_count); N 0 records the site's line, so that
    the parent can check that it counts nothing there.  mpt_wait_child
    waits for a child by a clock, and kills one that hangs;
-   mpt_fork_child forks one that counts.  */
+   mpt_child_run counts in a child, and mpt_fork_child forks one that
+   does.  */
 
 #ifndef MPFORK_H
 #define MPFORK_H
@@ -65,18 +66,24 @@ mpt_wait_child (pid_t pid, double seconds)
   return 1;
 }
 
-/* Fork a child that allocates N blocks at mpt_child_allocate's site and
-   checks their count; 0 if it did, within SECONDS.  */
+/* In a child: allocate N blocks at mpt_child_allocate's site, and exit
+   with status 0 if they are counted.  */
+static __attribute__ ((noreturn, unused)) void
+mpt_child_run (int n)
+{
+  int64_t before = mpt_child_count ();
+  mpt_child_allocate (n);
+  _exit (mpt_child_count () == before + n ? 0 : 3);
+}
+
+/* Fork a child that runs mpt_child_run (N); 0 if its count was right,
+   within SECONDS.  */
 static __attribute__ ((unused)) int
 mpt_fork_child (int n, double seconds)
 {
   pid_t pid = fork ();
   if (pid == 0)
-    {
-      int64_t before = mpt_child_count ();
-      mpt_child_allocate (n);
-      _exit (mpt_child_count () == before + n ? 0 : 3);
-    }
+    mpt_child_run (n);
   return pid < 0 ? 1 : mpt_wait_child (pid, seconds);
 }
 
