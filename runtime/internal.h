@@ -82,18 +82,19 @@ struct mp_site_counts
 
 /* Sites are numbered from 1.  A thread's counters are one array indexed
    by site number, reserved for MP_MAX_SITES slots (the thread's record
-   included) and committed MP_COMMIT_SITES at a time as sites get numbers
+   included; fewer if the address space runs short) and committed MP_COMMIT_SITES at a time as sites get numbers
    (sites.c).  */
 #define MP_MAX_SITES (1u << 20)
 #define MP_COMMIT_SITES (1u << 12)
 
 /* The site the runtime charges what no descriptor describes: calls from
-   descriptors of another ABI, and sites past MP_MAX_SITES.  */
+   descriptors of another ABI, and sites past the slots the records
+   reserve (MP_MAX_SITES, fewer if the address space runs short).  */
 extern struct mp_site mp_unknown_site;
 
 unsigned mp_site_number (const struct mp_site *site);
 struct mp_thread;
-int mp_sites_add_thread (struct mp_thread *t);
+struct mp_thread *mp_sites_new_record (void);
 void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
                        size_t n);
 
@@ -589,7 +590,7 @@ void *mp_own_alloc (size_t n);
 void mp_own_free (void *p, size_t n);
 int mp_own_exhausted (void);
 void mp_own_report (FILE *out);
-void mp_sites_memory (size_t *records, size_t *bytes);
+void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
 
 /* fatal.c */
 void mp_fatal_setup (void);

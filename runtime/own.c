@@ -1,7 +1,8 @@
 /* own.c -- the runtime's own memory, and what happens when it runs out.
 
    Counting needs no memory beyond the thread records and the site table,
-   both bounded by MP_MAX_SITES.  Sampling's tables grow with what the
+   both bounded by MP_MAX_SITES (fewer if the address space runs short:
+   sites.c).  Sampling's tables grow with what the
    program does: profile.c's records with its distinct call stacks,
    tracked.c's entries with the sampled blocks it keeps alive.  They are
    allocated here, and bounded by own_limit (MEMPROF): an allocation that
@@ -79,8 +80,12 @@ mp_own_report (FILE *out)
   fprintf (out, "sampling tables: %zu bytes (peak %zu, own_limit %lu)\n",
            atomic_load (&in_use), atomic_load (&peak), mp_config.own_limit);
   size_t records, bytes;
-  mp_sites_memory (&records, &bytes);
+  unsigned room;
+  mp_sites_memory (&records, &bytes, &room);
   fprintf (out, "counters: %zu bytes in %zu thread records\n", bytes, records);
+  if (room < MP_MAX_SITES - MP_RECORD_SLOTS)
+    fprintf (out, "counters: address space short, room for %u sites; "
+             "the sites past them are counted as <unknown>\n", room);
   if (mp_get_counter (&mp_young_unlogged) > 0)
     fprintf (out, "young-block logs out of memory: %ld blocks (%ld words) "
              "not logged, not counted as promoted\n",

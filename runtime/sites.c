@@ -6,7 +6,14 @@
    and the thread's counters for it are a slot of the array that starts
    with the thread's record.  Each record reserves address space for
    MP_MAX_SITES slots; they are committed for every record at once, as
-   numbering reaches them, so that an owner never has to check.  */
+   numbering reaches them, so that an owner never has to check.
+
+   Reserved address space counts against RLIMIT_AS: 128 MiB a thread
+   fills a limit of a few GiB with a few dozen threads.  A reservation
+   refused shrinks every record's, down to the slots committed, rather
+   than leave a thread without counters; the sites numbered later are
+   then counted as <unknown>, which keeps every count exact, and only
+   the sites they belong to are lost.  */
 
 #include <errno.h>
 #include <pthread.h>
@@ -15,7 +22,8 @@
 #include <sys/mman.h>
 #include "internal.h"
 
-/* Charged for descriptors of another ABI and for sites past MP_MAX_SITES.  */
+/* Charged for descriptors of another ABI and for sites past the slots
+   that the records reserve.  */
 struct mp_site mp_unknown_site = {
   MP_SITE_ABI, 0, "<unknown>", "<unknown>", "<unknown>", 0, 0,
   MP_KIND_INTERNAL, 0, NULL
@@ -30,10 +38,15 @@ static const struct mp_site *_Atomic *table;
 static _Atomic unsigned count;
 static unsigned capacity;
 
-/* Counter slots [0, committed) are usable in every thread record.
-   Guarded by table_lock, as are the registry's pushes (see
-   mp_sites_add_thread).  */
+/* Counter slots [0, committed) are usable in every thread record, and
+   every record reserves `reserved' slots: MP_MAX_SITES, unless the
+   address space ran short (make_record).  Guarded by table_lock, as are
+   the registry's pushes (see mp_sites_new_record).  */
 static unsigned committed;
+static unsigned reserved = MP_MAX_SITES;
+
+/* Whether numbering has failed yet, under table_lock: it says so once.  */
+static int told_full;
 
 /* Commit T's counter slots [FROM, TO); FROM is a multiple of
    MP_COMMIT_SITES, so the range starts on a page.  */
@@ -89,7 +102,7 @@ number_locked (struct mp_site *site)
   if (n == 0 && site != &mp_unknown_site && number_locked (&mp_unknown_site) == 0)
     return 0;
   n = atomic_load_explicit (&count, memory_order_relaxed);
-  if (MP_RECORD_SLOTS + n >= MP_MAX_SITES
+  if (MP_RECORD_SLOTS + n >= reserved
       || (n + 1 >= capacity && grow_table () != 0)
       || commit_through (n + 1) != 0)
     return 0;
@@ -113,8 +126,10 @@ mp_site_number (const struct mp_site *csite)
   id = site->id ? site->id : number_locked (site);
   if (id == 0)
     {
-      mp_warn ("cannot number more allocation sites; "
-               "the rest are counted as <unknown>");
+      if (!told_full)
+        mp_warn ("cannot number more allocation sites; "
+                 "the rest are counted as <unknown>");
+      told_full = 1;
       id = mp_unknown_site.id;
       __atomic_store_n (&site->id, id, __ATOMIC_RELEASE);
     }
@@ -124,25 +139,79 @@ mp_site_number (const struct mp_site *csite)
   return id;
 }
 
-/* Give T, a new record with its slots reserved, the slots every record
-   has, and push it on the registry.  Both under table_lock, so that a
-   site numbered meanwhile cannot commit slots in the other records and
-   miss this one.  Return -1 if the memory is refused.  */
-int
-mp_sites_add_thread (struct mp_thread *t)
+/* The address space of a record of SLOTS slots; NULL if refused.  */
+static struct mp_thread *
+reserve (unsigned slots)
 {
-  pthread_mutex_lock (&table_lock);
+  void *t = mmap (NULL, (size_t) slots * sizeof (struct mp_site_counts),
+                  PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                  -1, 0);
+  return t == MAP_FAILED ? NULL : t;
+}
+
+/* Make every record reserve SLOTS slots, fewer than now but no fewer
+   than are committed, giving back the rest of the records made.  Sites
+   numbered past them are counted as <unknown> (number_locked).  */
+static void
+shrink_to (unsigned slots)
+{
+  size_t slot = sizeof (struct mp_site_counts);
+  for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+    munmap ((char *) t + (size_t) slots * slot,
+            (size_t) (reserved - slots) * slot);
+  reserved = slots;
+}
+
+/* A record reserved, with the slots every record has committed; NULL if
+   the memory is refused.  The reservation shrinks rather than fail.  */
+static struct mp_thread *
+make_record (int *err)
+{
   if (committed == 0)
     committed = MP_COMMIT_SITES;
-  int rc = commit_slots (t, 0, committed);
-  if (rc == 0)
+  struct mp_thread *t;
+  while ((t = reserve (reserved)) == NULL && reserved > committed)
+    {
+      *err = errno;
+      shrink_to (reserved / 2 > committed ? reserved / 2 : committed);
+    }
+  if (t != NULL && commit_slots (t, 0, committed) != 0)
+    {
+      munmap (t, (size_t) reserved * sizeof (struct mp_site_counts));
+      return NULL;
+    }
+  return t;
+}
+
+/* A new record, pushed on the registry in use; NULL if the memory is
+   refused.  Made under table_lock, so that a site numbered meanwhile
+   cannot commit slots in the other records and miss this one.  */
+struct mp_thread *
+mp_sites_new_record (void)
+{
+  pthread_mutex_lock (&table_lock);
+  unsigned before = reserved;
+  int err = 0;
+  struct mp_thread *t = make_record (&err);
+  int saved = errno;
+  if (t != NULL)
     {
       atomic_store (&t->in_use, 1);
       t->next = atomic_load (&mp_threads);
       atomic_store (&mp_threads, t);
     }
+  unsigned now = reserved;
   pthread_mutex_unlock (&table_lock);
-  return rc;
+  if (now < before)
+    mp_warn ("cannot reserve a thread's counters for %u sites (%s): "
+             "reserving %u; sites past them are counted as <unknown>",
+             before - (unsigned) MP_RECORD_SLOTS, strerror (err),
+             now - (unsigned) MP_RECORD_SLOTS);
+  /* The record holds malloc'd blocks: the young-block log and its index.  */
+  if (t != NULL && __lsan_register_root_region)
+    __lsan_register_root_region (t, (size_t) now * sizeof (struct mp_site_counts));
+  errno = saved;
+  return t;
 }
 
 unsigned
@@ -201,12 +270,14 @@ mp_sites_fork (enum mp_fork_step step)
   mp_fork_mutex (&table_lock, step);
 }
 
-/* The thread records, and the bytes of their committed counters and of
-   the site table, for the report (own.c).  */
+/* The thread records, the bytes of their committed counters and of the
+   site table, and the sites a record has room for, for the report
+   (own.c).  */
 void
-mp_sites_memory (size_t *records, size_t *bytes)
+mp_sites_memory (size_t *records, size_t *bytes, unsigned *room)
 {
   pthread_mutex_lock (&table_lock);
+  *room = reserved - (unsigned) MP_RECORD_SLOTS;
   size_t n = 0;
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
     n++;

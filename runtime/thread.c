@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "internal.h"
 
 #define GC_THREADS
@@ -84,18 +83,13 @@ claim_record (void)
           && atomic_compare_exchange_strong (&t->in_use, &expected, 1))
         return t;
     }
-  size_t size = (size_t) MP_MAX_SITES * sizeof (struct mp_site_counts);
-  struct mp_thread *t = mmap (NULL, size, PROT_NONE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                              -1, 0);
-  if (t == MAP_FAILED || mp_sites_add_thread (t) != 0)
+  struct mp_thread *t = mp_sites_new_record ();
+  if (t == NULL)
     {
-      mp_warn ("cannot allocate a thread record: %s", strerror (errno));
+      mp_warn ("cannot allocate a thread record (%s), not even the "
+               "counters in use: aborting", strerror (errno));
       abort ();
     }
-  /* The record holds malloc'd blocks: the young-block log and its index.  */
-  if (__lsan_register_root_region)
-    __lsan_register_root_region (t, size);
   return t;
 }
 
