@@ -129,7 +129,9 @@ set_stack_limit (long v)
     mp_warn ("cannot set the stack limit: %s", strerror (errno));
 }
 
-/* Make field F V, under control_lock; acceptable (F, V) holds.  */
+/* Make field F V, under control_lock; acceptable (F, V) holds.  Boehm's
+   incremental mode is switched on by the caller, after unlocking
+   (unlock_control).  */
 static void
 apply (int f, long v)
 {
@@ -152,13 +154,29 @@ apply (int f, long v)
     case F_STACK_LIMIT:
       set_stack_limit (v);
       break;
-    case F_INCREMENTAL:
-      if (boehm_ready && v && !GC_is_incremental_mode ())
-        GC_enable_incremental ();
-      break;
     default:
       break;
     }
+}
+
+/* Whether Boehm's incremental mode is to be switched on, under
+   control_lock.  It is switched on after unlocking, since Boehm takes
+   its lock to do it, and no lock of ours may be held while calling
+   Boehm then (see fork.c); switching it on twice is harmless.  */
+static int
+incremental_due (void)
+{
+  return boehm_ready && current.incremental && !GC_is_incremental_mode ();
+}
+
+/* Unlock control_lock, switching Boehm's incremental mode on if due.  */
+static void
+unlock_control (void)
+{
+  int due = incremental_due ();
+  pthread_mutex_unlock (&control_lock);
+  if (due)
+    GC_enable_incremental ();
 }
 
 MP_API void
@@ -199,7 +217,7 @@ mp_set (const struct mp_control *c)
       apply (f, v);
       mp_gc_message (MP_VERBOSE_PARAMS, "new %s: %ld", mp_fields[f].name, v);
     }
-  pthread_mutex_unlock (&control_lock);
+  unlock_control ();
   return 0;
 }
 
@@ -211,7 +229,7 @@ mp_control_preset (int f, long v)
   int ok = acceptable (f, v);
   if (ok)
     apply (f, v);
-  pthread_mutex_unlock (&control_lock);
+  unlock_control ();
   return ok ? 0 : -1;
 }
 
@@ -222,16 +240,14 @@ mp_control_boehm_setup (void)
 {
   pthread_mutex_lock (&control_lock);
   boehm_ready = 1;
-  if (current.incremental)
-    GC_enable_incremental ();
   if (current.space_overhead)
     GC_set_free_space_divisor (divisor_for (current.space_overhead));
+  unlock_control ();
   size_t want = mp_config.init_heap_words * sizeof (void *);
   size_t have = GC_get_heap_size ();
   if (want > have && !GC_expand_hp (want - have))
     mp_warn ("cannot grow the heap to init_heap_size (%lu words)",
              mp_config.init_heap_words);
-  pthread_mutex_unlock (&control_lock);
 }
 
 /* See fork.c.  */

@@ -5,11 +5,14 @@
    run once the object is unreachable, with the object kept alive for it.
    OCaml allows several per value, and orders them: the finalisers of
    values found unreachable by the same collection run in the reverse
-   order of their mp_finalise calls.  So an object gets one Boehm
-   finaliser, `found`, whose client data is the object's `struct record`:
-   its mp_finalise calls, numbered from a global sequence, and the
-   finaliser the program had registered before, called as Boehm would
-   have.  `found` moves the calls to `ready`; when Boehm's queue of
+   order of their mp_finalise calls.  So each call registers `found`,
+   whose client data is the call, numbered from a global sequence, with
+   the finaliser it replaced: the object's earlier calls, if that was
+   `found`, or the program's own, called as Boehm would have.  One
+   registration, which Boehm makes under its lock, so that no lock of
+   ours is held while calling Boehm (see fork.c), and concurrent calls
+   on one object chain each other.  `found` moves the calls to `ready`;
+   when Boehm's queue of
    finalisable objects is empty, that is at the last object of the
    collection, `ready` runs, highest number first (if that last object
    is not one of ours, the next delivery runs it).  Nodes of `ready` hold
@@ -39,23 +42,18 @@
 #define GC_THREADS
 #include <gc.h>
 
-/* An mp_finalise call, before its object is found unreachable.  */
+/* An mp_finalise call, before its object is found unreachable, and the
+   finaliser it replaced (`found` with an earlier call, the program's,
+   or none).  In GC memory: Boehm keeps a finaliser's client data, and
+   what it points to, alive until the finaliser runs, which keeps the
+   calls' DATA alive too; none of it points to the object.  */
 struct call
 {
-  struct call *next;
   void (*fn) (void *obj, void *data);
   void *data;
   uint64_t seq;
-};
-
-/* An object's calls.  In GC memory: Boehm keeps a finaliser's client
-   data, and what it points to, alive until the finaliser runs, which
-   keeps the calls' DATA alive too; none of it points to the object.  */
-struct record
-{
-  struct call *calls;
-  GC_finalization_proc program_fn;  /* the program's own finaliser */
-  void *program_cd;
+  GC_finalization_proc next_fn;
+  void *next_cd;
 };
 
 /* A call whose object was found unreachable: in uncollectable memory,
@@ -95,10 +93,6 @@ struct mp_alarm
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* Serialises mp_finalise's two registrations with Boehm.  Held while
-   calling Boehm, so never taken by the collector.  */
-static pthread_mutex_t register_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint64_t sequence;       /* numbers the calls */
 static struct ready *ready;     /* sorted, highest seq first */
@@ -156,27 +150,46 @@ run_ready (void)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
 }
 
-/* Boehm's finaliser for every object with mp_finalise calls.  */
+/* Move call C to `ready`.  */
+static void
+make_ready (void *obj, const struct call *c)
+{
+  struct ready *r = GC_malloc_uncollectable (sizeof *r);
+  if (r == NULL)
+    {
+      mp_warn ("out of memory: a finaliser is lost");
+      return;
+    }
+  *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
+  mp_collector_lock (&lock);
+  insert_ready (r);
+  atomic_store (&anything_due, 1);
+  mp_collector_unlock (&lock);
+}
+
+/* What Boehm leaves as the replaced finaliser when it has no memory to
+   register one; never called.  */
+static void
+unset (void *obj, void *cd)
+{
+  (void) obj;
+  (void) cd;
+}
+
+/* Boehm's finaliser for every object with mp_finalise calls: CD is the
+   last call.  */
 static void
 found (void *obj, void *cd)
 {
-  struct record *rec = cd;
-  for (struct call *c = rec->calls; c; c = c->next)
+  const struct call *c = cd;
+  make_ready (obj, c);
+  while (c->next_fn == found)
     {
-      struct ready *r = GC_malloc_uncollectable (sizeof *r);
-      if (r == NULL)
-        {
-          mp_warn ("out of memory: a finaliser is lost");
-          continue;
-        }
-      *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
-      mp_collector_lock (&lock);
-      insert_ready (r);
-      atomic_store (&anything_due, 1);
-      mp_collector_unlock (&lock);
+      c = c->next_cd;
+      make_ready (obj, c);
     }
-  if (rec->program_fn)
-    rec->program_fn (obj, rec->program_cd);
+  if (c->next_fn)
+    c->next_fn (obj, c->next_cd);
   /* The last object of this collection runs them all; if the last one
      is not ours, the next delivery does.  */
   if (GC_should_invoke_finalizers () == 0)
@@ -213,31 +226,12 @@ mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
       mp_warn ("out of memory: mp_finalise ignored");
       return;
     }
-  /* The object is on our stack: no collection can finalise it between
-     the two registrations.  */
-  GC_finalization_proc ofn;
-  void *ocd;
-  pthread_mutex_lock (&register_lock);
-  GC_register_finalizer (obj, found, NULL, &ofn, &ocd);
-  struct record *rec = ofn == found ? ocd : GC_MALLOC (sizeof *rec);
-  if (rec == NULL)
-    {
-      GC_register_finalizer (obj, ofn, ocd, NULL, NULL);
-      pthread_mutex_unlock (&register_lock);
-      mp_warn ("out of memory: mp_finalise ignored");
-      return;
-    }
-  if (ofn != found)
-    {
-      rec->program_fn = ofn;
-      rec->program_cd = ocd;
-    }
   mp_collector_lock (&lock);
-  *c = (struct call) { rec->calls, fn, data, ++sequence };
+  *c = (struct call) { fn, data, ++sequence, unset, NULL };
   mp_collector_unlock (&lock);
-  rec->calls = c;
-  GC_register_finalizer (obj, found, rec, NULL, NULL);
-  pthread_mutex_unlock (&register_lock);
+  GC_register_finalizer (obj, found, c, &c->next_fn, &c->next_cd);
+  if (c->next_fn == unset)
+    mp_warn ("out of memory: mp_finalise ignored");
 }
 
 MP_API void
@@ -408,13 +402,6 @@ mp_finalise_deliver (void)
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
   atomic_store (&delivering, 0);
-}
-
-/* See fork.c.  */
-void
-mp_finalise_register_fork (enum mp_fork_step step)
-{
-  mp_fork_mutex (&register_lock, step);
 }
 
 /* See fork.c.  A run or a delivery that another thread had under way

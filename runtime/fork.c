@@ -7,45 +7,34 @@
    sides after it, from pthread_atfork handlers; glibc does the same for
    malloc and stdio, and Boehm for its allocation lock, at GC_init.
 
-   The handlers must take the locks in an order no thread can take them
-   in the other way, and Boehm's lock sits in the middle of that order:
-
-     outer   control.c's and finalise.c's register_lock are held while
-             calling Boehm, which takes its lock: they come before it;
-     Boehm   its own prepare handler;
-     inner   the rest are taken by the collector itself, holding Boehm's
-             lock (tracked.c, finalise.c, profile.c, timeline.c), or hold
-             no other lock (sample.c, sites.c, symbols.c): they come after.
-             tracked.c's lock is held while taking profile.c's.  Last,
-             the captures under way in libunwind (callstack.c).
+   Boehm's lock comes first: the collector takes some of ours holding it
+   (tracked.c's, finalise.c's, profile.c's and timeline.c's), and none of
+   ours is ever held while calling Boehm (control.c and finalise.c take
+   care of that).  tracked.c's lock is held while taking profile.c's; the
+   others hold no other lock.  Last, the captures under way in libunwind
+   (callstack.c).
 
    glibc runs prepare handlers in the reverse order of their
-   registration, and the others in that order.  So the inner handler is
-   registered when the runtime starts, from a constructor that runs
-   before the program's (init.c), hence before Boehm's; the outer one
-   once Boehm has started and registered its own (mp_fork_boehm_started).
-   Before that, no outer lock is held while waiting for Boehm, and the
-   inner handler takes them itself.
+   registration.  Ours is registered when the runtime starts, from a
+   constructor that runs before the program's (init.c), so before
+   Boehm's when the runtime starts Boehm: Boehm's prepare handler takes
+   its lock first, and a collection cannot be inside one of our sections
+   when ours takes their locks.  A program that forks by hand (Boehm's
+   fork handling off, GC_set_handle_fork (0)) calls GC_atfork_prepare,
+   which takes Boehm's lock, before fork: the same.
 
    Boehm started before the runtime (by another shared library's
    constructor, say) has its handler registered first, so it runs last:
-   taken there, the inner locks would come before its lock, and a fork
-   while a collection ends would deadlock.  Nor can the handler take
-   Boehm's lock itself: a program that handles fork by hand
-   (GC_set_handle_fork (0)) holds it already, from GC_atfork_prepare.
-   So then one handler takes them all, and the collector, which holds
-   Boehm's lock, never waits for one of the inner locks that a fork
-   holds: it tries them, and goes into their sections without them once
-   the fork holds them all (mp_collector_lock).  The fork keeps out
-   every other thread and touches nothing, and Boehm's lock, taken
-   before fork copies memory, keeps the collector out of them then.
-   The parent's handler waits for a collection to leave those sections
-   before it gives the locks back.
-
-   Limit: the outer locks are held while calling Boehm, and a program
-   that forks by hand holds Boehm's lock before our handler takes them.
-   A thread in mp_finalise or turning on incremental mode (mp_set) just
-   as such a program forks makes it hang.
+   taken before its lock, ours would meet a collection that needs them,
+   and a fork while a collection ends would deadlock.  Nor may our
+   handler take Boehm's lock itself: a program that forks by hand holds
+   it already.  So then the collector, which holds Boehm's lock, never
+   waits for one of our locks that a fork holds: it tries them, and goes
+   into their sections without them once the fork holds them all
+   (mp_collector_lock).  The fork keeps out every other thread and
+   touches nothing, and Boehm's lock, taken before fork copies memory,
+   keeps the collector out of them then.  The parent's handler waits for
+   a collection to leave those sections before it gives the locks back.
 
    In the child, deliveries that another thread had under way are
    abandoned, so that the child delivers its own (mp_fork_step's CHILD
@@ -62,67 +51,28 @@
 typedef void (*fork_step_fn) (enum mp_fork_step step);
 
 /* In the order they are taken.  */
-static const fork_step_fn outer[] = { mp_control_fork, mp_finalise_register_fork };
-static const fork_step_fn inner[] = {
-  mp_finalise_fork, mp_tracked_fork, mp_profile_fork, mp_timeline_fork,
-  mp_sample_fork, mp_sites_fork, mp_symbols_fork, mp_callstack_fork,
+static const fork_step_fn locks[] = {
+  mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
+  mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,
+  mp_callstack_fork,
 };
 
-#define N_OF(a) (sizeof (a) / sizeof (a)[0])
-
-enum handler { NO_HANDLER, OUTER_HANDLER, INNER_HANDLER };
-
-/* The handler that took the outer locks in this thread's fork under way.
-   Per thread: glibc may run the handlers of two threads' forks at once
-   (they queue on the locks themselves).  */
-static __thread enum handler outer_taken_by;
+#define N_LOCKS (sizeof locks / sizeof locks[0])
 
 static void
-run (const fork_step_fn *fns, size_t n, enum mp_fork_step step)
+run (enum mp_fork_step step)
 {
   if (step == MP_FORK_PREPARE)
-    for (size_t i = 0; i < n; i++)
-      fns[i] (step);
+    for (size_t i = 0; i < N_LOCKS; i++)
+      locks[i] (step);
   else
-    for (size_t i = n; i-- > 0;)
-      fns[i] (step);
+    for (size_t i = N_LOCKS; i-- > 0;)
+      locks[i] (step);
 }
 
-static void
-outer_prepare (void)
-{
-  run (outer, N_OF (outer), MP_FORK_PREPARE);
-  outer_taken_by = OUTER_HANDLER;
-}
-
-static void
-inner_prepare (void)
-{
-  if (outer_taken_by == NO_HANDLER)
-    {
-      run (outer, N_OF (outer), MP_FORK_PREPARE);
-      outer_taken_by = INNER_HANDLER;
-    }
-  run (inner, N_OF (inner), MP_FORK_PREPARE);
-}
-
-/* Release the locks that handler H took, for STEP.  */
-static void
-release (enum handler h, enum mp_fork_step step)
-{
-  if (h == INNER_HANDLER)
-    run (inner, N_OF (inner), step);
-  if (outer_taken_by == h)
-    {
-      run (outer, N_OF (outer), step);
-      outer_taken_by = NO_HANDLER;
-    }
-}
-
-static void inner_parent (void) { release (INNER_HANDLER, MP_FORK_PARENT); }
-static void inner_child (void) { release (INNER_HANDLER, MP_FORK_CHILD); }
-static void outer_parent (void) { release (OUTER_HANDLER, MP_FORK_PARENT); }
-static void outer_child (void) { release (OUTER_HANDLER, MP_FORK_CHILD); }
+static void take_all (void) { run (MP_FORK_PREPARE); }
+static void release_parent (void) { run (MP_FORK_PARENT); }
+static void release_child (void) { run (MP_FORK_CHILD); }
 
 /* ---- Boehm started first ----------------------------------------------- */
 
@@ -130,8 +80,8 @@ static void outer_child (void) { release (OUTER_HANDLER, MP_FORK_CHILD); }
    afterwards.  */
 static int boehm_first;
 
-/* Set while the handlers of a fork under way hold all the inner locks,
-   when Boehm started first; the child clears it alone.  */
+/* Set while the handlers of a fork under way hold all the locks, when
+   Boehm started first; the child clears it alone.  */
 static atomic_int held_for_fork;
 
 /* The collector's sections entered without their locks because a fork
@@ -148,19 +98,19 @@ static __thread int collecting;
 /* The locks this thread's collection went past because a fork held
    them, so that their unlocks are skipped too.  A collection nests the
    collector's locks (tracked.c's, profile.c's, timeline.c's and
-   finalise.c's), each once at most.  */
+   finalise.c's), each once at most, so four entries suffice.  */
 static __thread pthread_mutex_t *skipped[4];
 static __thread unsigned n_skipped;
 
-/* Boehm's prepare handler runs after this one, and may finish a
-   collection in this thread, calling our callbacks, as may another
-   thread until then: they go into their sections without the locks
-   once the flag is set (mp_collector_lock).  */
+/* Boehm's prepare handler runs after this one (unless the program forks
+   by hand, and holds Boehm's lock already), and may finish a collection
+   in this thread, calling our callbacks, as may another thread until
+   then: they go into their sections without the locks once the flag is
+   set (mp_collector_lock).  */
 static void
 boehm_first_prepare (void)
 {
-  run (outer, N_OF (outer), MP_FORK_PREPARE);
-  run (inner, N_OF (inner), MP_FORK_PREPARE);
+  run (MP_FORK_PREPARE);
   atomic_store (&held_for_fork, 1);
 }
 
@@ -173,8 +123,7 @@ boehm_first_parent (void)
   atomic_store (&held_for_fork, 0);
   while (atomic_load (&skipping) > 0)
     sched_yield ();
-  run (inner, N_OF (inner), MP_FORK_PARENT);
-  run (outer, N_OF (outer), MP_FORK_PARENT);
+  run (MP_FORK_PARENT);
 }
 
 /* The threads counted in `skipping` are not in the child.  */
@@ -183,8 +132,7 @@ boehm_first_child (void)
 {
   atomic_store (&held_for_fork, 0);
   atomic_store (&skipping, 0);
-  run (inner, N_OF (inner), MP_FORK_CHILD);
-  run (outer, N_OF (outer), MP_FORK_CHILD);
+  run (MP_FORK_CHILD);
 }
 
 /* Go past LOCK, which the fork under way holds, if it does; 0 if it
@@ -203,10 +151,9 @@ skip (pthread_mutex_t *lock)
   return 0;
 }
 
-/* The collector holds Boehm's lock, which the fork's handlers do not
-   take: a program that forks by hand calls GC_atfork_prepare first, and
-   holds it then.  So the collector must not wait for a lock that the
-   fork holds, and cannot block on it to find out.  */
+/* When Boehm started first, a fork may hold the locks that a collection,
+   holding Boehm's lock, needs: the collector must not wait for a lock
+   that the fork holds, and cannot block on it to find out.  */
 void
 mp_collector_lock (pthread_mutex_t *lock)
 {
@@ -260,16 +207,7 @@ mp_fork_setup (void)
   if (boehm_first)
     handle (boehm_first_prepare, boehm_first_parent, boehm_first_child);
   else
-    handle (inner_prepare, inner_parent, inner_child);
-}
-
-/* Boehm has started, with its fork handlers registered (generations.c);
-   no outer lock has been held while calling it yet.  */
-void
-mp_fork_boehm_started (void)
-{
-  if (!boehm_first)
-    handle (outer_prepare, outer_parent, outer_child);
+    handle (take_all, release_parent, release_child);
 }
 
 /* See mp_fork_step in internal.h.  */

@@ -423,7 +423,6 @@ setup (void)
       GC_set_handle_fork (-1);  /* its fork handlers, where it can */
     }
   GC_init ();
-  mp_fork_boehm_started ();     /* before our settings reach Boehm */
   /* Threads the program creates without gc.h's redirection must be able
      to register.  This has to happen now, while no other thread can be
      inside Boehm: it makes Boehm lock its allocator (and start its

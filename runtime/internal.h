@@ -602,9 +602,8 @@ void mp_fatal_setup (void);
    also abandons what the threads that did not follow were doing.  */
 enum mp_fork_step { MP_FORK_PREPARE, MP_FORK_PARENT, MP_FORK_CHILD };
 void mp_fork_setup (void);
-void mp_fork_boehm_started (void);
 void mp_fork_mutex (pthread_mutex_t *lock, enum mp_fork_step step);
-/* The locks of tracked.c, profile.c, timeline.c and finalise.c's lock,
+/* The locks of tracked.c, profile.c, timeline.c and finalise.c,
    which the collector takes holding Boehm's lock, are taken and released
    through these; the collector's callback is bracketed by enter and
    leave.  See fork.c.  */
@@ -613,7 +612,6 @@ void mp_collector_unlock (pthread_mutex_t *lock);
 void mp_collector_enter (void);
 void mp_collector_leave (void);
 void mp_control_fork (enum mp_fork_step step);
-void mp_finalise_register_fork (enum mp_fork_step step);
 void mp_finalise_fork (enum mp_fork_step step);
 void mp_tracked_fork (enum mp_fork_step step);
 void mp_profile_fork (enum mp_fork_step step);
