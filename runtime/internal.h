@@ -57,6 +57,8 @@ mp_get_counter (const mp_counter *c)
    cannot know that a block is kept on purpose with no pointer to it.  */
 extern void __lsan_register_root_region (const void *p, size_t size)
   __attribute__ ((weak));
+extern void __lsan_unregister_root_region (const void *p, size_t size)
+  __attribute__ ((weak));
 extern void __lsan_ignore_object (const void *p) __attribute__ ((weak));
 
 /* ---- sites.c ---------------------------------------------------------- */
@@ -82,8 +84,8 @@ struct mp_site_counts
 
 /* Sites are numbered from 1.  A thread's counters are one array indexed
    by site number, reserved for MP_MAX_SITES slots (the thread's record
-   included; fewer if the address space runs short) and committed MP_COMMIT_SITES at a time as sites get numbers
-   (sites.c).  */
+   included; fewer if the address space runs short) and committed
+   MP_COMMIT_SITES at a time as sites get numbers (sites.c).  */
 #define MP_MAX_SITES (1u << 20)
 #define MP_COMMIT_SITES (1u << 12)
 

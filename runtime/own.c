@@ -2,10 +2,10 @@
 
    Counting needs no memory beyond the thread records and the site table,
    both bounded by MP_MAX_SITES (fewer if the address space runs short:
-   sites.c).  Sampling's tables grow with what the
-   program does: profile.c's records with its distinct call stacks,
-   tracked.c's entries with the sampled blocks it keeps alive.  They are
-   allocated here, and bounded by own_limit (MEMPROF): an allocation that
+   sites.c).  Sampling's tables grow with what the program does:
+   profile.c's records with its distinct call stacks, tracked.c's entries
+   with the sampled blocks it keeps alive.  They are allocated here, and
+   bounded by own_limit (MEMPROF): an allocation that
    would pass it, or that malloc refuses, fails, and sampling stops for
    good with one warning (sample.c then sees a rate of 0).  The samples
    taken so far stay in the report, which says that sampling stopped;

@@ -157,8 +157,15 @@ shrink_to (unsigned slots)
 {
   size_t slot = sizeof (struct mp_site_counts);
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
-    munmap ((char *) t + (size_t) slots * slot,
-            (size_t) (reserved - slots) * slot);
+    {
+      munmap ((char *) t + (size_t) slots * slot,
+              (size_t) (reserved - slots) * slot);
+      if (__lsan_unregister_root_region)
+        {
+          __lsan_unregister_root_region (t, (size_t) reserved * slot);
+          __lsan_register_root_region (t, (size_t) slots * slot);
+        }
+    }
   reserved = slots;
 }
 
@@ -175,11 +182,15 @@ make_record (int *err)
       *err = errno;
       shrink_to (reserved / 2 > committed ? reserved / 2 : committed);
     }
+  size_t size = (size_t) reserved * sizeof (struct mp_site_counts);
   if (t != NULL && commit_slots (t, 0, committed) != 0)
     {
-      munmap (t, (size_t) reserved * sizeof (struct mp_site_counts));
+      munmap (t, size);
       return NULL;
     }
+  /* The record holds malloc'd blocks: the young-block log and its index.  */
+  if (t != NULL && __lsan_register_root_region)
+    __lsan_register_root_region (t, size);
   return t;
 }
 
@@ -207,9 +218,6 @@ mp_sites_new_record (void)
              "reserving %u; sites past them are counted as <unknown>",
              before - (unsigned) MP_RECORD_SLOTS, strerror (err),
              now - (unsigned) MP_RECORD_SLOTS);
-  /* The record holds malloc'd blocks: the young-block log and its index.  */
-  if (t != NULL && __lsan_register_root_region)
-    __lsan_register_root_region (t, (size_t) now * sizeof (struct mp_site_counts));
   errno = saved;
   return t;
 }

@@ -1,7 +1,7 @@
 /* More sites than one commit step of the per-thread counter arrays
    (MP_COMMIT_SITES, 4096): numbering the sites past it must make the
    slots usable in every thread record, including those of threads that
-   exist already and of threads made later.  Each of SITES malloc sites
+   exist already and of threads made later.  Each of MPT_SITES malloc sites
    runs once in main and once in each thread.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
@@ -13,22 +13,9 @@
 
 #include <pthread.h>
 #include "../lib/mptest.h"
+#include "../lib/mpmany.h"
 
 #define THREADS 3
-
-static __thread void *volatile sink;   /* one per thread: no shared frees */
-
-#define A1 sink = malloc (1); free (sink);
-#define A10 A1 A1 A1 A1 A1 A1 A1 A1 A1 A1
-#define A100 A10 A10 A10 A10 A10 A10 A10 A10 A10 A10
-#define A1000 A100 A100 A100 A100 A100 A100 A100 A100 A100 A100
-#define SITES 5000
-
-static void
-many (void)
-{
-  A1000 A1000 A1000 A1000 A1000
-}
 
 static pthread_barrier_t numbered;
 
@@ -37,14 +24,14 @@ worker (void *arg)
 {
   free (malloc (1));      /* this thread's record exists... */
   pthread_barrier_wait (&numbered);
-  many ();                /* ...before main numbered the sites */
+  mpt_many ();            /* ...before main numbered the sites */
   return arg;
 }
 
 static void *
 late_worker (void *arg)
 {
-  many ();
+  mpt_many ();
   return arg;
 }
 
@@ -57,7 +44,8 @@ static int
 count_many (const struct mp_site_info *i, void *data)
 {
   struct tally *t = data;
-  if (strcmp (i->callee, "malloc") == 0 && strcmp (i->function, "many") == 0)
+  if (strcmp (i->callee, "malloc") == 0
+      && strcmp (i->function, "mpt_many") == 0)
     {
       t->sites++;
       t->exact += i->stats.numAllocate == THREADS + 2
@@ -73,7 +61,7 @@ main (void)
   pthread_barrier_init (&numbered, NULL, THREADS + 1);
   for (int i = 0; i < THREADS; i++)
     pthread_create (&t[i], NULL, worker, NULL);
-  many ();
+  mpt_many ();
   pthread_barrier_wait (&numbered);
   for (int i = 0; i < THREADS; i++)
     pthread_join (t[i], NULL);
@@ -82,8 +70,8 @@ main (void)
 
   struct tally n = { 0, 0 };
   mp_site_foreach (count_many, &n);
-  CHECK_EQ (n.sites, SITES);
-  CHECK_EQ (n.exact, SITES);
+  CHECK_EQ (n.sites, MPT_SITES);
+  CHECK_EQ (n.exact, MPT_SITES);
   return mpt_done ();
 }
 

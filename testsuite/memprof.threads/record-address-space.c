@@ -1,11 +1,13 @@
 /* The address space runs short (RLIMIT_AS) when a thread needs its
    counters.  Each thread record reserves room for the counters of
    MP_MAX_SITES sites, 128 MiB; a reservation refused shrinks every
-   record's, down to the counters committed (runtime/sites.c), with one
-   warning, rather than end the program.  Here the limit leaves room for
-   no more: the late thread's record gets the committed counters of 4096
-   slots alone, and of its SITES sites those past them are counted as
-   <unknown>.  Every count stays exact, and the report says why.  */
+   record's, halving it down to the counters committed at most
+   (runtime/sites.c), with a warning, rather than end the program.
+   Here the limit leaves room for no more: the late thread's record gets
+   the committed counters of 4096 slots alone (4094 sites: a record
+   takes 2 slots), and of its MPT_SITES sites those past them are
+   counted as <unknown>.  Every count stays exact, and the report says
+   why.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
 /* { dg-set-target-env-var MEMPROF "report=none" } */
@@ -15,20 +17,7 @@
 #include <pthread.h>
 #include <sys/resource.h>
 #include "../lib/mptest.h"
-
-static __thread void *volatile sink;
-
-#define A1 sink = malloc (1); free (sink);
-#define A10 A1 A1 A1 A1 A1 A1 A1 A1 A1 A1
-#define A100 A10 A10 A10 A10 A10 A10 A10 A10 A10 A10
-#define A1000 A100 A100 A100 A100 A100 A100 A100 A100 A100 A100
-#define SITES 5000
-
-static void
-many (void)
-{
-  A1000 A1000 A1000 A1000 A1000
-}
+#include "../lib/mpmany.h"
 
 static pthread_barrier_t go;
 
@@ -36,7 +25,7 @@ static void *
 late (void *arg)
 {
   pthread_barrier_wait (&go);   /* its record is made after the limit */
-  many ();
+  mpt_many ();
   return arg;
 }
 
@@ -64,7 +53,8 @@ static int
 count_many (const struct mp_site_info *i, void *data)
 {
   struct tally *t = data;
-  if (strcmp (i->function, "many") == 0 && strcmp (i->callee, "malloc") == 0)
+  if (strcmp (i->function, "mpt_many") == 0
+      && strcmp (i->callee, "malloc") == 0)
     {
       t->sites++;
       /* malloc itself may fail, so short of address space */
@@ -79,8 +69,8 @@ count_many (const struct mp_site_info *i, void *data)
 int
 main (void)
 {
-  sink = malloc (1);            /* main's record exists */
-  free (sink);
+  mpt_sink = malloc (1);        /* main's record exists */
+  free (mpt_sink);
   struct mp_alloc_stats before, after;
   mp_alloc_stats (&before);
   pthread_t t;
@@ -100,14 +90,14 @@ main (void)
   CHECK_EQ (setrlimit (RLIMIT_AS, &old), 0);
 
   mp_alloc_stats (&after);
-  CHECK_EQ (after.numAllocate - before.numAllocate, SITES);
-  CHECK_EQ (after.numDeallocate - before.numDeallocate, SITES);
+  CHECK_EQ (after.numAllocate - before.numAllocate, MPT_SITES);
+  CHECK_EQ (after.numDeallocate - before.numDeallocate, MPT_SITES);
   struct tally n = { 0, 0, 0 };
   mp_site_foreach (count_many, &n);
-  /* 4094 slots for the malloc and the free sites of many ().  */
-  CHECK (n.sites > 2000 && n.sites < SITES);
+  /* 4094 slots for the malloc and the free sites of mpt_many ().  */
+  CHECK (n.sites > 2000 && n.sites < MPT_SITES);
   CHECK_EQ (n.exact, n.sites);
-  CHECK_EQ (n.unknown, SITES - n.sites);
+  CHECK_EQ (n.unknown, MPT_SITES - n.sites);
 
   char *text;
   size_t size;
