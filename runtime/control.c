@@ -162,7 +162,10 @@ apply (int f, long v)
 /* Whether Boehm's incremental mode is to be switched on, under
    control_lock.  It is switched on after unlocking, since Boehm takes
    its lock to do it, and no lock of ours may be held while calling
-   Boehm then (see fork.c); switching it on twice is harmless.  */
+   Boehm then (see fork.c); switching it on twice is harmless.  So an
+   mp_set that turns it off, racing with one that turns it on, may
+   succeed before the other's takes effect: the calls are ordered as if
+   it came first.  */
 static int
 incremental_due (void)
 {

@@ -106,14 +106,36 @@ static atomic_int delivering;
 
 /* ---- mp_finalise ------------------------------------------------------ */
 
+/* Nonzero while this thread runs `found`.  Boehm may run the next
+   object's finaliser from inside an allocation of ours there, or of the
+   program's finaliser: that one must not run `ready` before the outer
+   one has put its calls in it, and called the program's finaliser.  */
+static __thread int in_found;
+
+/* Put LIST in `ready`.  LIST is an object's calls, mostly in `ready`'s
+   order, so that one pass does: concurrent mp_finalise calls on the
+   object may have registered out of order.  */
 static void
-insert_ready (struct ready *r)
+merge_ready (struct ready *list)
 {
+  mp_collector_lock (&lock);
   struct ready **p = &ready;
-  while (*p && (*p)->seq > r->seq)
-    p = &(*p)->next;
-  r->next = *p;
-  *p = r;
+  uint64_t last = UINT64_MAX;
+  while (list)
+    {
+      struct ready *r = list;
+      list = r->next;
+      if (r->seq > last)
+        p = &ready;
+      while (*p && (*p)->seq > r->seq)
+        p = &(*p)->next;
+      r->next = *p;
+      *p = r;
+      p = &r->next;
+      last = r->seq;
+    }
+  atomic_store (&anything_due, 1);
+  mp_collector_unlock (&lock);
 }
 
 /* Run `ready`, one call at a time, unless a run is under way.  */
@@ -150,23 +172,6 @@ run_ready (void)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
 }
 
-/* Move call C to `ready`.  */
-static void
-make_ready (void *obj, const struct call *c)
-{
-  struct ready *r = GC_malloc_uncollectable (sizeof *r);
-  if (r == NULL)
-    {
-      mp_warn ("out of memory: a finaliser is lost");
-      return;
-    }
-  *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
-  mp_collector_lock (&lock);
-  insert_ready (r);
-  atomic_store (&anything_due, 1);
-  mp_collector_unlock (&lock);
-}
-
 /* What Boehm leaves as the replaced finaliser when it has no memory to
    register one; never called.  */
 static void
@@ -181,18 +186,29 @@ unset (void *obj, void *cd)
 static void
 found (void *obj, void *cd)
 {
+  in_found++;
+  struct ready *list = NULL, **tail = &list;
   const struct call *c = cd;
-  make_ready (obj, c);
-  while (c->next_fn == found)
+  for (;; c = c->next_cd)
     {
-      c = c->next_cd;
-      make_ready (obj, c);
+      struct ready *r = GC_malloc_uncollectable (sizeof *r);
+      if (r == NULL)
+        mp_warn ("out of memory: a finaliser is lost");
+      else
+        {
+          *r = (struct ready) { NULL, obj, c->fn, c->data, c->seq };
+          *tail = r;
+          tail = &r->next;
+        }
+      if (c->next_fn != found)
+        break;
     }
+  merge_ready (list);
   if (c->next_fn)
     c->next_fn (obj, c->next_cd);
   /* The last object of this collection runs them all; if the last one
      is not ours, the next delivery does.  */
-  if (GC_should_invoke_finalizers () == 0)
+  if (--in_found == 0 && GC_should_invoke_finalizers () == 0)
     run_ready ();
   else
     mp_sample_prompt ();
@@ -231,7 +247,7 @@ mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
   mp_collector_unlock (&lock);
   GC_register_finalizer (obj, found, c, &c->next_fn, &c->next_cd);
   if (c->next_fn == unset)
-    mp_warn ("out of memory: mp_finalise ignored");
+    mp_warn ("Boehm could not register a finaliser: mp_finalise ignored");
 }
 
 MP_API void
@@ -370,7 +386,7 @@ mp_finalise_deliver (void)
 {
   if (!atomic_load (&anything_due) || atomic_exchange (&delivering, 1))
     return;
-  if (GC_should_invoke_finalizers () == 0)
+  if (in_found == 0 && GC_should_invoke_finalizers () == 0)
     run_ready ();               /* once Boehm has found them all */
   int called = 0;
   for (;;)

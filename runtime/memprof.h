@@ -556,7 +556,11 @@ int mp_set (const struct mp_control *c);
    allocation, or GC_invoke_finalizers), after the finaliser the program
    registered with GC_register_finalizer before the first mp_finalise on
    the object, if any; a GC_register_finalizer on the object after
-   mp_finalise replaces them, as it would replace any finaliser.
+   mp_finalise replaces them, as it would replace any finaliser.  Unlike
+   OCaml's, they follow Boehm's ordered finalisation: an object that is
+   reachable from itself, or from another object with finalisers, waits
+   for that one (a cycle, for ever), whatever variant of
+   GC_register_finalizer the program's own finaliser was registered with.
 
    mp_finalise_last (FN, OBJ, DATA): FN (DATA) runs after OBJ is gone for
    good, finalisers included, at a later allocation of some thread or at
