@@ -92,7 +92,7 @@ $w
 EOF2
     # $src may be a pattern of several files.
     # shellcheck disable=SC2086
-    "$CC" -std=c11 -O2 -o "$OUT/$name.plain" $src $libs ||
+    "$CC" -std=c11 -O2 -I"$TOP/runtime" -o "$OUT/$name.plain" $src $libs ||
         die "cannot build $name (plain)"
     # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \

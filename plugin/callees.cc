@@ -18,20 +18,24 @@
 #include "attribs.h"
 
 /* The runtime prototypes, spelled with S = size_t, P = void *,
-   C = const char *, I = int, Q = void **, X = char *; the first letter
-   is the return type.  Every runtime function also takes the site
-   pointer last, which is not spelled here.  */
+   C = const char *, I = int, U = unsigned int (an enum), Q = void **,
+   X = char *, F = a pointer to a function of the type the original's
+   declaration says (Boehm's callbacks); the first letter is the return
+   type.  Every runtime function also takes the site pointer last, which
+   is not spelled here.  */
 enum mp_sig
 {
   SIG_P_S, SIG_P_SS, SIG_P_PS, SIG_P_PSS, SIG_V_P, SIG_X_C, SIG_X_CS,
   SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI, SIG_S_P,
+  SIG_P_SI, SIG_P_SSS, SIG_V_SIQ, SIG_V_PSU, SIG_V_F, SIG_F_,
   SIG_COUNT
 };
 
 static const char *const mp_sig_spelling[SIG_COUNT] =
 {
   "PS", "PSS", "PPS", "PPSS", "VP", "XC", "XCS",
-  "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI", "SP"
+  "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI", "SP",
+  "PSI", "PSSS", "VSIQ", "VPSU", "VF", "F"
 };
 
 /* glibc declares its functions nothrow (__THROW); gc.h does not, and
@@ -42,6 +46,8 @@ static const char *const mp_sig_spelling[SIG_COUNT] =
   { NAME, CODE, SIG, KIND, FRESH, true, true }
 #define GC(NAME, SIG, KIND, FRESH) \
   { NAME, END_BUILTINS, SIG, KIND, FRESH, false, true }
+#define HOOK(NAME, SIG) \
+  { NAME, END_BUILTINS, SIG, MP_KIND_COUNT, false, false, false }
 
 /* realloc-like and free-like functions do not get the malloc attribute:
    their result may be their argument, or they have none.  */
@@ -96,6 +102,43 @@ static const struct mp_callee mp_callees[] =
   GC ("GC_debug_free", SIG_V_P, MP_KIND_GC_FREE, false),
   GC ("GC_debug_strdup", SIG_X_CCI, MP_KIND_GC_STRDUP, true),
   GC ("GC_debug_strndup", SIG_X_CSCI, MP_KIND_GC_STRNDUP, true),
+
+  /* The rest of Boehm's allocation API (gc_inline.h, gc_mark.h,
+     gc_typed.h).  GC_generic_malloc_many is also the refill of
+     gc_inline.h's macros, which the early pass takes out of this table's
+     reach (carve.cc).  */
+  GC ("GC_malloc_kind", SIG_P_SI, MP_KIND_GC_MALLOC_KIND, true),
+  GC ("GC_malloc_kind_global", SIG_P_SI, MP_KIND_GC_MALLOC_KIND_GLOBAL, true),
+  GC ("GC_generic_malloc", SIG_P_SI, MP_KIND_GC_GENERIC_MALLOC, true),
+  GC ("GC_generic_malloc_ignore_off_page", SIG_P_SI,
+      MP_KIND_GC_GENERIC_MALLOC_IGNORE_OFF_PAGE, true),
+  GC ("GC_generic_malloc_uncollectable", SIG_P_SI,
+      MP_KIND_GC_GENERIC_MALLOC_UNCOLLECTABLE, true),
+  GC ("GC_malloc_explicitly_typed", SIG_P_SS,
+      MP_KIND_GC_MALLOC_EXPLICITLY_TYPED, true),
+  GC ("GC_malloc_explicitly_typed_ignore_off_page", SIG_P_SS,
+      MP_KIND_GC_MALLOC_EXPLICITLY_TYPED_IGNORE_OFF_PAGE, true),
+  GC ("GC_calloc_explicitly_typed", SIG_P_SSS,
+      MP_KIND_GC_CALLOC_EXPLICITLY_TYPED, true),
+  GC ("GC_malloc_many", SIG_P_S, MP_KIND_GC_MALLOC_MANY, true),
+  GC ("GC_generic_malloc_many", SIG_V_SIQ, MP_KIND_GC_GENERIC_MALLOC_MANY,
+      false),
+  GC ("GC_memalign", SIG_P_SS, MP_KIND_GC_MEMALIGN, true),
+  GC ("GC_posix_memalign", SIG_I_QSS, MP_KIND_GC_POSIX_MEMALIGN, false),
+
+  /* Boehm's callbacks: the runtime keeps the program's and calls them
+     after its own (generations.c), whenever the program sets them.  */
+  HOOK ("GC_set_on_collection_event", SIG_V_F),
+  HOOK ("GC_get_on_collection_event", SIG_F_),
+  HOOK ("GC_set_start_callback", SIG_V_F),
+  HOOK ("GC_get_start_callback", SIG_F_),
+  HOOK ("GC_set_on_heap_resize", SIG_V_F),
+  HOOK ("GC_get_on_heap_resize", SIG_F_),
+
+  /* memprof.h's own: a VM reports what it allocated where the plugin
+     cannot see it.  */
+  { "mp_vm_allocated", END_BUILTINS, SIG_V_PSU, MP_KIND_VM_ALLOCATED, false,
+    true, true },
 };
 
 #define MP_N_CALLEES (sizeof mp_callees / sizeof mp_callees[0])
@@ -113,6 +156,7 @@ mp_letter_type (char c)
                        (build_qualified_type (char_type_node,
                                               TYPE_QUAL_CONST));
     case 'I': return integer_type_node;
+    case 'U': return unsigned_type_node;
     case 'Q': return build_pointer_type (ptr_type_node);
     case 'X': return build_pointer_type (char_type_node);
     case 'V': return void_type_node;
@@ -133,6 +177,16 @@ mp_decl_name (tree decl)
   return name[0] == '*' ? name + 1 : name;
 }
 
+/* Does a value of TYPE need no conversion to be LETTER's type?  */
+static bool
+mp_fits (char letter, tree type)
+{
+  if (letter == 'F')
+    return POINTER_TYPE_P (type)
+           && TREE_CODE (TREE_TYPE (type)) == FUNCTION_TYPE;
+  return useless_type_conversion_p (mp_letter_type (letter), type);
+}
+
 /* Do the call's arguments and result already have the types of the
    original function that SPELLING describes?  */
 static bool
@@ -144,16 +198,11 @@ mp_call_fits (const gcall *call, const char *spelling)
   if (gimple_call_num_args (call) != nargs || gimple_call_va_arg_pack_p (call))
     return false;
   for (unsigned i = 0; i < nargs; i++)
-    {
-      tree arg = gimple_call_arg (call, i);
-      if (!useless_type_conversion_p (mp_letter_type (spelling[i + 1]),
-                                      TREE_TYPE (arg)))
-        return false;
-    }
+    if (!mp_fits (spelling[i + 1], TREE_TYPE (gimple_call_arg (call, i))))
+      return false;
   if (lhs && spelling[0] == 'V')
     return false;
-  return !lhs || useless_type_conversion_p (TREE_TYPE (lhs),
-                                            mp_letter_type (spelling[0]));
+  return !lhs || mp_fits (spelling[0], TREE_TYPE (lhs));
 }
 
 const struct mp_callee *
@@ -182,13 +231,25 @@ mp_match_callee (const gcall *call)
   return NULL;
 }
 
+/* The known function called NAME, whatever the call's types, or NULL.  */
+const struct mp_callee *
+mp_find_callee_name (const char *name)
+{
+  for (unsigned i = 0; i < MP_N_CALLEES; i++)
+    if (strcmp (name, mp_callees[i].name) == 0)
+      return &mp_callees[i];
+  return NULL;
+}
+
 const char *
 mp_runtime_name (const struct mp_callee *callee)
 {
   unsigned i = callee - mp_callees;
 
+  /* memprof.h's own mp_NAME has __mp_NAME for its twin.  */
   if (!mp_runtime_names[i])
-    mp_runtime_names[i] = concat ("__mp_", callee->name, NULL);
+    mp_runtime_names[i] = concat (strncmp (callee->name, "mp_", 3) == 0
+                                  ? "__" : "__mp_", callee->name, NULL);
   return mp_runtime_names[i];
 }
 
@@ -212,58 +273,78 @@ mp_build_runtime_decl (const char *name, tree type, bool fresh, bool nothrow)
   return decl;
 }
 
-tree
-mp_runtime_decl (const struct mp_callee *callee)
+/* The type of CALLEE's twin in the runtime; ORIGINAL, the declaration
+   called, gives the types of Boehm's callbacks (F).  */
+static tree
+mp_runtime_type (const struct mp_callee *callee, tree original)
 {
-  unsigned i = callee - mp_callees;
-  tree *slot = &mp_roots[MP_ROOT_CALLEE0 + i];
   const char *spelling = mp_sig_spelling[callee->sig];
   tree args[8];
   unsigned n = 0;
 
-  gcc_assert (MP_ROOT_CALLEE0 + MP_N_CALLEES <= MP_ROOT_COUNT);
-  if (*slot)
-    return *slot;
+  if (strchr (spelling, 'F'))
+    return TREE_TYPE (original);
   for (const char *p = spelling + 1; *p; p++)
     args[n++] = mp_letter_type (*p);
   if (callee->sited)
     args[n++] = mp_site_pointer_type ();
-  *slot = mp_build_runtime_decl (mp_runtime_name (callee),
+  return build_function_type_array (mp_letter_type (spelling[0]), n, args);
+}
+
+tree
+mp_runtime_decl (const struct mp_callee *callee, tree original)
+{
+  unsigned i = callee - mp_callees;
+  tree *slot = &mp_roots[MP_ROOT_CALLEE0 + i];
+
+  gcc_assert (MP_ROOT_CALLEE0 + MP_N_CALLEES <= MP_ROOT_COUNT);
+  if (!*slot)
+    *slot = mp_build_runtime_decl (mp_runtime_name (callee),
+                                   mp_runtime_type (callee, original),
+                                   callee->fresh, callee->nothrow);
+  return *slot;
+}
+
+/* The runtime functions the plugin calls for what is not a call of the
+   program's: spelled like the callees, with T = const struct mp_site *
+   (which they take where the spelling says, not always last).  */
+static const struct
+{
+  const char *name;
+  const char *spelling;
+} mp_helpers[MP_HELPER_COUNT] =
+{
+  { "__mp_user_begin", "IT" },                  /* entry.h */
+  { "__mp_user_end", "VPI" },
+  { "__mp_gc_carved", "VPSIT" },                /* gcapi.c */
+  { "__mp_GC_generic_malloc_many_refill", "VSIQ" },
+};
+
+tree
+mp_helper_decl (enum mp_helper h)
+{
+  tree *slot = &mp_roots[MP_ROOT_HELPER0 + h];
+  const char *spelling = mp_helpers[h].spelling;
+  tree args[8];
+  unsigned n = 0;
+
+  if (*slot)
+    return *slot;
+  for (const char *p = spelling + 1; *p; p++)
+    args[n++] = *p == 'T' ? mp_site_pointer_type () : mp_letter_type (*p);
+  *slot = mp_build_runtime_decl (mp_helpers[h].name,
                                  build_function_type_array
                                    (mp_letter_type (spelling[0]), n, args),
-                                 callee->fresh, callee->nothrow);
+                                 false, true);
   return *slot;
 }
 
-/* const struct mp_site *__mp_user_begin (const struct mp_site *);  */
-tree
-mp_user_begin_decl (void)
+/* Whether CALL calls helper H (by name: under LTO the declaration the
+   early pass made has been streamed, and is another tree).  */
+bool
+mp_calls_helper (const gcall *call, enum mp_helper h)
 {
-  tree *slot = &mp_roots[MP_ROOT_USER_BEGIN];
-  tree site = mp_site_pointer_type ();
+  tree fndecl = gimple_call_fndecl (call);
 
-  if (!*slot)
-    *slot = mp_build_runtime_decl ("__mp_user_begin",
-                                   build_function_type_list (site, site,
-                                                             NULL_TREE),
-                                   false, true);
-  return *slot;
-}
-
-/* void __mp_user_end (void *, const struct mp_site *saved,
-                       const struct mp_site *);  */
-tree
-mp_user_end_decl (void)
-{
-  tree *slot = &mp_roots[MP_ROOT_USER_END];
-  tree site = mp_site_pointer_type ();
-
-  if (!*slot)
-    *slot = mp_build_runtime_decl ("__mp_user_end",
-                                   build_function_type_list (void_type_node,
-                                                             ptr_type_node,
-                                                             site, site,
-                                                             NULL_TREE),
-                                   false, true);
-  return *slot;
+  return fndecl && strcmp (mp_decl_name (fndecl), mp_helpers[h].name) == 0;
 }

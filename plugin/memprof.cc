@@ -95,17 +95,30 @@ struct mp_walk
    format is memprof's interface, which tests and users grep.  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-diag"
-static void
-mp_note (const gimple *stmt, const char *callee, const char *runtime)
+void
+mp_note (location_t loc, const char *callee, const char *runtime)
 {
-  location_t loc = LOCATION_LOCUS (gimple_location (stmt));
-
+  loc = LOCATION_LOCUS (loc);
   if (mp_verbose)
     inform (linemap_resolve_location (line_table, loc,
                                       LRK_MACRO_EXPANSION_POINT, NULL),
             "memprof: %s -> %s", callee, runtime);
 }
 #pragma GCC diagnostic pop
+
+/* The note of a call of the user allocator USER at LOC; HOW says if it
+   was inlined.  */
+static void
+mp_note_user (location_t loc, const struct mp_user_allocator *user,
+              const char *how)
+{
+  char *name = concat (user->name, how, NULL);
+  char *runtime = concat ("__mp_user_begin/__mp_user_end (", user->family,
+                          ")", NULL);
+  mp_note (loc, name, runtime);
+  free (runtime);
+  free (name);
+}
 
 /* The name of the called function as the source spelled it: DECL_NAME
    tells `__builtin_malloc` from `malloc`, and is the name GCC gave a
@@ -130,7 +143,7 @@ mp_rewrite_known (gimple_stmt_iterator *gsi, gcall *call,
                   const struct mp_callee *callee, struct mp_walk *walk)
 {
   unsigned nargs = gimple_call_num_args (call);
-  tree decl = mp_runtime_decl (callee);
+  tree decl = mp_runtime_decl (callee, gimple_call_fndecl (call));
   auto_vec<tree, 8> args (nargs + 1);
   gcall *repl;
 
@@ -151,7 +164,7 @@ mp_rewrite_known (gimple_stmt_iterator *gsi, gcall *call,
   /* Whatever made the old call end its block (an EH edge, an abnormal
      edge to a setjmp receiver) holds for the new one too.  */
   gimple_call_set_ctrl_altering (repl, gimple_call_ctrl_altering_p (call));
-  mp_note (call, name, mp_runtime_name (callee));
+  mp_note (gimple_location (call), name, mp_runtime_name (callee));
   gsi_replace (gsi, repl, true);
 }
 
@@ -197,8 +210,8 @@ mp_user_result (gcall *call, gimple **store)
   return tmp;
 }
 
-/* saved = __mp_user_begin (&site); p = NAME (args);
-   __mp_user_end (p, saved, &site);  */
+/* took = __mp_user_begin (&site); p = NAME (args);
+   __mp_user_end (p, took);  */
 static void
 mp_rewrite_user (gimple_stmt_iterator *gsi, gcall *call,
                  const struct mp_user_allocator *user, struct mp_walk *walk)
@@ -216,12 +229,17 @@ mp_rewrite_user (gimple_stmt_iterator *gsi, gcall *call,
   tree type = gimple_call_lhs (call) ? TREE_TYPE (gimple_call_lhs (call))
                                      : gimple_call_return_type (call);
   if (!POINTER_TYPE_P (type))
-    return;
+    {
+      mp_note_unusable (gimple_call_fndecl (call), gimple_location (call),
+                        user->name);
+      return;
+    }
 
   tree site = mp_emit_site (call, user->name, user->kind);
-  tree saved = make_ssa_name (mp_site_pointer_type ());
-  gcall *begin = gimple_build_call (mp_user_begin_decl (), 1, site);
-  gimple_call_set_lhs (begin, saved);
+  tree took = make_ssa_name (integer_type_node);
+  gcall *begin = gimple_build_call (mp_helper_decl (MP_HELPER_USER_BEGIN), 1,
+                                    site);
+  gimple_call_set_lhs (begin, took);
   gimple_set_location (begin, loc);
   gsi_insert_before (gsi, begin, GSI_SAME_STMT);
 
@@ -230,7 +248,8 @@ mp_rewrite_user (gimple_stmt_iterator *gsi, gcall *call,
   update_stmt (call);
   if (store)
     gimple_seq_add_stmt (&after, store);
-  gcall *end = gimple_build_call (mp_user_end_decl (), 3, result, saved, site);
+  gcall *end = gimple_build_call (mp_helper_decl (MP_HELPER_USER_END), 2,
+                                  result, took);
   gimple_set_location (end, loc);
   gimple_seq_add_stmt (&after, end);
   if (e)
@@ -239,18 +258,13 @@ mp_rewrite_user (gimple_stmt_iterator *gsi, gcall *call,
     gsi_insert_seq_after (gsi, after, GSI_CONTINUE_LINKING);
 
   if (mp_verbose)
-    {
-      char *runtime = concat ("__mp_user_begin/__mp_user_end (", user->family,
-                              ")", NULL);
-      mp_note (call, user->name, runtime);
-      free (runtime);
-    }
+    mp_note_user (gimple_location (call), user, "");
   walk->todo |= TODO_update_ssa_only_virtuals;
 }
 
 /* The runtime's own functions allocate for it: rewriting their calls
    would recurse.  */
-static bool
+bool
 mp_runtime_function_p (tree fndecl)
 {
   return strncmp (mp_decl_name (fndecl), "__mp_", 5) == 0
@@ -276,19 +290,83 @@ mp_inlined_from_runtime_p (const gimple *stmt)
   return false;
 }
 
+/* The outermost scope of a user allocator inlined around BLOCK, or
+   NULL_TREE: the first function scope up from BLOCK, if it is one.  */
+static tree
+mp_inlined_allocator (tree block)
+{
+  for (tree b = block; b && TREE_CODE (b) == BLOCK; b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      {
+        tree fn = block_ultimate_origin (b);
+        return fn && TREE_CODE (fn) == FUNCTION_DECL
+               && mp_find_user_allocator (fn) ? b : NULL_TREE;
+      }
+  return NULL_TREE;
+}
+
+/* Whether BLOCK is inside the body of an inlined function.  */
+static bool
+mp_in_inlined_p (tree block)
+{
+  for (tree b = block; b && TREE_CODE (b) == BLOCK; b = BLOCK_SUPERCONTEXT (b))
+    if (inlined_function_outer_scope_p (b))
+      return true;
+  return false;
+}
+
+/* A call the early pass added (inline.cc) carries a descriptor of where
+   it was then.  If the inliner has moved it since, it gets one of where
+   it is now: for a pop of gc_inline.h's, its place with the chain of
+   functions inlined around it; for an inlined allocator's bracket, the
+   place where the allocator was called.  */
+static void
+mp_resite_marker (gcall *call)
+{
+  unsigned i;
+  tree block = gimple_block (call), alloc;
+
+  if (mp_calls_helper (call, MP_HELPER_GC_CARVED))
+    i = 3;
+  else if (mp_calls_helper (call, MP_HELPER_USER_BEGIN))
+    i = 0;
+  else
+    return;
+  tree arg = gimple_call_arg (call, i);
+  if (!mp_is_early_site (arg) || !mp_in_inlined_p (block))
+    return;
+  if (i == 0 && (alloc = mp_inlined_allocator (block)) != NULL_TREE)
+    {
+      arg = mp_resite (arg, BLOCK_SOURCE_LOCATION (alloc),
+                       BLOCK_SUPERCONTEXT (alloc));
+      if (mp_verbose)
+        mp_note_user (BLOCK_SOURCE_LOCATION (alloc),
+                      mp_find_user_allocator (block_ultimate_origin (alloc)),
+                      " (inlined)");
+    }
+  else
+    arg = mp_resite (arg, gimple_location (call), block);
+  gimple_call_set_arg (call, i, arg);
+  update_stmt (call);
+}
+
 static void
 mp_rewrite_call (gimple_stmt_iterator *gsi, gcall *call,
                  struct mp_walk *walk)
 {
   const struct mp_callee *callee = mp_match_callee (call);
-  tree fndecl;
-
+  tree fndecl = gimple_call_fndecl (call);
   const struct mp_user_allocator *user = NULL;
 
-  if (!callee && (fndecl = gimple_call_fndecl (call)) != NULL_TREE)
+  if (fndecl != NULL_TREE)
     user = mp_find_user_allocator (fndecl);
   if ((!callee && !user) || mp_inlined_from_runtime_p (call))
-    return;
+    {
+      mp_resite_marker (call);
+      return;
+    }
+  if (callee && user)
+    mp_note_unusable (fndecl, gimple_location (call), user->name);
   if (callee)
     mp_rewrite_known (gsi, call, callee, walk);
   else
@@ -351,8 +429,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) mp_root_tab);
-  register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
-                     mp_protect_user_allocators, NULL);
+  pass.pass = mp_make_early_pass ();
+  pass.reference_pass_name = "cfg";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
   pass.pass = new mp_pass (g);
   pass.reference_pass_name = "optimized";
   pass.ref_pass_instance_number = 1;

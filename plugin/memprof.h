@@ -1,6 +1,7 @@
 /* memprof.h -- declarations shared by the files of the memprof GCC plugin.
 
    memprof.cc  plugin entry, version check, the pass and the call rewrite
+   inline.cc   the early pass: gc_inline.h's pops, inlined allocators
    options.cc  -fplugin-arg-memprof-KEY[=VALUE] and the user allocators
    callees.cc  the known allocation functions and their runtime twins
    site.cc     the static `struct mp_site` descriptors (runtime/site.h)  */
@@ -30,7 +31,16 @@ struct mp_user_allocator
 extern bool mp_verbose;
 bool mp_parse_options (const struct plugin_name_args *);
 const struct mp_user_allocator *mp_find_user_allocator (tree fndecl);
-void mp_protect_user_allocators (void *, void *);
+
+/* memprof.cc: the runtime's own functions, which are left alone; the
+   verbose note of a rewritten call (at LOC) of CALLEE.  */
+bool mp_runtime_function_p (tree fndecl);
+void mp_note (location_t, const char *callee, const char *runtime);
+
+/* inline.cc: the early pass, and a note for an allocator= that cannot be
+   used (the call of DECL, spelled NAME, at LOC).  */
+opt_pass *mp_make_early_pass (void);
+void mp_note_unusable (tree decl, location_t loc, const char *name);
 
 /* callees.cc  */
 struct mp_callee
@@ -45,23 +55,35 @@ struct mp_callee
 };
 
 const struct mp_callee *mp_match_callee (const gcall *);
-tree mp_runtime_decl (const struct mp_callee *);
+const struct mp_callee *mp_find_callee_name (const char *);
+tree mp_runtime_decl (const struct mp_callee *, tree original);
 const char *mp_runtime_name (const struct mp_callee *);
-tree mp_user_begin_decl (void);
-tree mp_user_end_decl (void);
+/* The runtime's functions for what the plugin adds itself.  */
+enum mp_helper
+{
+  MP_HELPER_USER_BEGIN, MP_HELPER_USER_END, MP_HELPER_GC_CARVED,
+  MP_HELPER_GC_REFILL, MP_HELPER_COUNT
+};
+tree mp_helper_decl (enum mp_helper);
+bool mp_calls_helper (const gcall *, enum mp_helper);
 const char *mp_decl_name (tree);
 
 /* site.cc  */
 tree mp_site_pointer_type (void);
 tree mp_emit_site (const gimple *, const char *callee, unsigned kind);
+tree mp_emit_site_at (location_t, tree block, const char *callee,
+                      unsigned kind);
+tree mp_emit_early_site (const gimple *, const char *callee, unsigned kind);
+bool mp_is_early_site (tree);
+tree mp_resite (tree early, location_t, tree block);
 
 /* The trees the plugin keeps across functions: GGC roots, registered by
    memprof.cc.  */
 enum mp_root
 {
   MP_ROOT_SITE_TYPE, MP_ROOT_SITE_PTR_TYPE, MP_ROOT_FRAME_TYPE,
-  MP_ROOT_FRAME_PTR_TYPE, MP_ROOT_USER_BEGIN,
-  MP_ROOT_USER_END, MP_ROOT_CALLEE0,
+  MP_ROOT_FRAME_PTR_TYPE, MP_ROOT_HELPER0,
+  MP_ROOT_CALLEE0 = MP_ROOT_HELPER0 + MP_HELPER_COUNT,
   MP_ROOT_COUNT = MP_ROOT_CALLEE0 + 64
 };
 extern tree mp_roots[MP_ROOT_COUNT];

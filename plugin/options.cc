@@ -184,20 +184,3 @@ mp_find_user_allocator (tree fndecl)
       return &mp_users[i];
   return NULL;
 }
-
-/* PLUGIN_ALL_IPA_PASSES_START: a user allocator defined in this unit
-   would be inlined before the late pass sees its calls; forbid that,
-   unless the user insisted with always_inline (refusing it would be an
-   error).  */
-void
-mp_protect_user_allocators (void *, void *)
-{
-  cgraph_node *node;
-
-  if (mp_n_users == 0)
-    return;
-  FOR_EACH_FUNCTION (node)
-    if (mp_find_user_allocator (node->decl)
-        && !lookup_attribute ("always_inline", DECL_ATTRIBUTES (node->decl)))
-      DECL_UNINLINABLE (node->decl) = 1;
-}

@@ -165,16 +165,16 @@ mp_file (expanded_location xloc)
   return xloc.file ? xloc.file : "<unknown>";
 }
 
-/* The inlined functions around STMT, innermost first, as a static array
-   of struct mp_inline_frame; NULL_TREE and *N = 0 when none.  */
+/* The inlined functions around BLOCK, innermost first, as a static
+   array of struct mp_inline_frame; NULL_TREE and *N = 0 when none.  */
 static tree
-mp_inline_frames (const gimple *stmt, unsigned *n)
+mp_inline_frames (tree block, unsigned *n)
 {
   vec<constructor_elt, va_gc> *elts = NULL;
   tree frame = mp_roots[MP_ROOT_FRAME_TYPE];
 
   *n = 0;
-  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+  for (tree b = block; b && TREE_CODE (b) == BLOCK;
        b = BLOCK_SUPERCONTEXT (b))
     {
       if (!inlined_function_outer_scope_p (b))
@@ -203,16 +203,16 @@ mp_inline_frames (const gimple *stmt, unsigned *n)
             mp_roots[MP_ROOT_FRAME_PTR_TYPE]);
 }
 
-/* Emit the descriptor of the call STMT to CALLEE (the name as the user
-   wrote it) of KIND, and return its address, ready to be passed as the
-   runtime function's last argument.  */
-tree
-mp_emit_site (const gimple *stmt, const char *callee, unsigned kind)
+/* A descriptor named PREFIX.N of a call at LOC, inside the scopes of
+   BLOCK, of CALLEE and KIND (trees: a string and an unsigned constant);
+   its address, ready to be passed to the runtime.  */
+static tree
+mp_build_site (const char *prefix, location_t loc, tree block, tree callee,
+               tree kind)
 {
-  tree site_ptr = mp_site_pointer_type ();
-  expanded_location xloc = expand_location (gimple_location (stmt));
+  expanded_location xloc = expand_location (loc);
   unsigned n_inlined;
-  tree inlined = mp_inline_frames (stmt, &n_inlined);
+  tree inlined = mp_inline_frames (block, &n_inlined);
 
   if (!xloc.file)
     {
@@ -222,12 +222,79 @@ mp_emit_site (const gimple *stmt, const char *callee, unsigned kind)
   tree values[] =
     {
       mp_unsigned (MP_SITE_ABI), mp_unsigned (0), mp_string (mp_file (xloc)),
-      mp_function_string (current_function_decl),
-      mp_string (callee), mp_unsigned (xloc.line), mp_unsigned (xloc.column),
-      mp_unsigned (kind), mp_unsigned (n_inlined),
+      mp_function_string (current_function_decl), callee,
+      mp_unsigned (xloc.line), mp_unsigned (xloc.column), kind,
+      mp_unsigned (n_inlined),
       inlined ? inlined : build_int_cst (mp_roots[MP_ROOT_FRAME_PTR_TYPE], 0)
     };
   tree type = mp_roots[MP_ROOT_SITE_TYPE];
-  tree var = mp_static ("__mp_site", type, mp_record (type, values), false);
-  return build_fold_addr_expr_with_type (var, site_ptr);
+  tree var = mp_static (prefix, type, mp_record (type, values), false);
+  return build_fold_addr_expr_with_type (var, mp_site_pointer_type ());
+}
+
+/* Emit the descriptor of the call STMT to CALLEE (the name as the user
+   wrote it) of KIND, and return its address, ready to be passed as the
+   runtime function's last argument.  */
+tree
+mp_emit_site (const gimple *stmt, const char *callee, unsigned kind)
+{
+  return mp_emit_site_at (gimple_location (stmt), gimple_block (stmt), callee,
+                          kind);
+}
+
+/* The same for a call at LOC, inside the scopes of BLOCK.  */
+tree
+mp_emit_site_at (location_t loc, tree block, const char *callee,
+                 unsigned kind)
+{
+  mp_site_pointer_type ();
+  return mp_build_site ("__mp_site", loc, block, mp_string (callee),
+                        mp_unsigned (kind));
+}
+
+/* The early pass's descriptors (inline.cc) are named apart, so that the
+   late pass can tell them from its own.  */
+#define MP_EARLY_PREFIX "__mp_esite"
+
+tree
+mp_emit_early_site (const gimple *stmt, const char *callee, unsigned kind)
+{
+  mp_site_pointer_type ();
+  return mp_build_site (MP_EARLY_PREFIX, gimple_location (stmt),
+                        gimple_block (stmt), mp_string (callee),
+                        mp_unsigned (kind));
+}
+
+/* The early descriptor whose address ARG is, or NULL_TREE.  */
+static tree
+mp_early_site (tree arg)
+{
+  if (TREE_CODE (arg) != ADDR_EXPR)
+    return NULL_TREE;
+  tree var = TREE_OPERAND (arg, 0);
+  if (TREE_CODE (var) != VAR_DECL || !DECL_NAME (var)
+      || strncmp (IDENTIFIER_POINTER (DECL_NAME (var)), MP_EARLY_PREFIX,
+                  strlen (MP_EARLY_PREFIX)) != 0
+      || !DECL_INITIAL (var) || TREE_CODE (DECL_INITIAL (var)) != CONSTRUCTOR)
+    return NULL_TREE;
+  return DECL_INITIAL (var);
+}
+
+bool
+mp_is_early_site (tree arg)
+{
+  return mp_early_site (arg) != NULL_TREE;
+}
+
+/* A descriptor for the call that early descriptor ARG describes, now
+   that inlining has put it at LOC inside the scopes of BLOCK: its callee
+   and kind are the early one's (fields 4 and 7 of struct mp_site).  */
+tree
+mp_resite (tree arg, location_t loc, tree block)
+{
+  tree init = mp_early_site (arg);
+
+  return mp_build_site ("__mp_site", loc, block,
+                        CONSTRUCTOR_ELT (init, 4)->value,
+                        CONSTRUCTOR_ELT (init, 7)->value);
 }

@@ -8,7 +8,7 @@
 
 #include <errno.h>
 #include <string.h>
-#include "internal.h"
+#include "boehm.h"
 #include "entry.h"
 
 #define GC_THREADS
@@ -18,8 +18,8 @@
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
    unregisters it at exit.  */
-static void
-gc_thread_setup (struct mp_thread *t)
+void
+mp_gc_thread_setup (struct mp_thread *t)
 {
   int saved = errno;     /* starting Boehm must not show in errno */
   t->gc_registered = mp_gc_setup () ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
@@ -35,65 +35,20 @@ gc_thread_setup (struct mp_thread *t)
   errno = saved;
 }
 
-static inline struct mp_thread *
-gc_self (void)
-{
-  struct mp_thread *t = mp_self ();
-  if (MP_UNLIKELY (t->gc_registered == MP_GC_UNKNOWN))
-    gc_thread_setup (t);
-  return t;
-}
-
-/* The calling thread's record, the thread known to Boehm.  */
-struct mp_thread *
-mp_gc_self (void)
-{
-  return gc_self ();
-}
-
-/* Count BASE (NULL if the allocation failed), N bytes of SOURCE asked at
-   SITE by T, called from RA.  */
-static inline __attribute__ ((always_inline)) void
-count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
-                size_t n, enum mp_source source, const void *ra)
-{
-  struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
-  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
-  if (MP_UNLIKELY (base == NULL))
-    {
-      mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
-      return;
-    }
-  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
-  size_t usable = GC_size (base);
-  mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
-  uint64_t words = mp_words (n);
-  if (MP_UNLIKELY (source == MP_SOURCE_UNCOLLECTABLE
-                   || words > MP_MAX_YOUNG_WOSIZE))
-    mp_add (&c->c[SC_MAJOR_WORDS], (int64_t) words);
-  else
-    {
-      mp_add (&c->c[SC_MINOR_WORDS], (int64_t) words);
-      if (MP_LIKELY (words))
-        mp_young_log (t, base, words);
-    }
-  mp_sample (t, words, base, source, ra, usable);
-}
-
 void
 mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
                    size_t n, enum mp_source source, const void *ra)
 {
-  count_gc_alloc (t, site, base, n, source, ra);
+  mp_count_gc (t, site, base, n, base ? GC_size (base) : 0, source, ra);
 }
 
 static inline __attribute__ ((always_inline)) void *
 gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
           enum mp_source source, const void *ra)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   void *p = fn (n);
-  count_gc_alloc (t, site, p, n, source, ra);
+  mp_count_gc (t, site, p, n, p ? GC_size (p) : 0, source, ra);
   return p;
 }
 
@@ -118,7 +73,7 @@ gc_debug_alloc (void *(*fn) (size_t, const char *, int), size_t n,
                 const char *file, int line, const struct mp_site *site,
                 enum mp_source source, const void *ra)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   void *p = fn (n, file, line);
   mp_count_gc_alloc (t, site, p ? GC_base (p) : NULL, n, source, ra);
   return p;
@@ -143,7 +98,7 @@ static char *
 gc_strndup_at (const char *str, size_t max, const struct mp_site *s,
                const void *ra)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   size_t n = str ? strnlen (str, max) + 1 : 0;
   char *p = max == SIZE_MAX ? GC_strdup (str) : GC_strndup (str, max);
   mp_count_gc_alloc (t, s, p, n, MP_SOURCE_ATOMIC, ra);
@@ -166,7 +121,7 @@ MP_API char *
 __mp_GC_debug_strdup (const char *str, const char *f, int l,
                       const struct mp_site *s)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   char *p = GC_debug_strdup (str, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL, str ? strlen (str) + 1 : 0,
                      MP_SOURCE_ATOMIC, MP_RA);
@@ -177,7 +132,7 @@ MP_API char *
 __mp_GC_debug_strndup (const char *str, size_t max, const char *f, int l,
                        const struct mp_site *s)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   char *p = GC_debug_strndup (str, max, f, l);
   mp_count_gc_alloc (t, s, p ? GC_base (p) : NULL,
                      str ? strnlen (str, max) + 1 : 0, MP_SOURCE_ATOMIC, MP_RA);
@@ -212,7 +167,7 @@ static void
 gc_free (void (*fn) (void *), void *p, void *base, const struct mp_site *s,
          const char *what)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   struct mp_site_counts *c = mp_counts (t, s);
   if (p == NULL)
     mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
@@ -233,15 +188,6 @@ MP_API void
 __mp_GC_debug_free (void *p, const struct mp_site *s)
 {
   gc_free (GC_debug_free, p, p ? GC_base (p) : NULL, s, "GC_debug_free");
-}
-
-/* Whether the block at BASE is of one of Boehm's uncollectable kinds
-   (UNCOLLECTABLE and AUNCOLLECTABLE, numbered 2 and 3 in gc_priv.h).  */
-static int
-is_uncollectable (void *base)
-{
-  int kind = GC_get_kind_and_size (base, NULL);
-  return kind == 2 || kind == 3;
 }
 
 /* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q,
@@ -271,13 +217,14 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   mp_young_forget (t, base);
   mp_note_alloc (t, (int64_t) usable - (int64_t) old, (int64_t) (usable - n));
   uint64_t words = mp_words (n);
-  int uncollectable = is_uncollectable (qbase);
-  int major = words > MP_MAX_YOUNG_WOSIZE || uncollectable;
+  enum mp_source source
+    = mp_gc_source_of_kind (GC_get_kind_and_size (qbase, NULL));
+  int major = words > MP_MAX_YOUNG_WOSIZE || source == MP_SOURCE_UNCOLLECTABLE;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
   if (!major && words)
     mp_young_log (t, qbase, words);
   mp_sample (t, words, qbase,
-             uncollectable ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL, ra,
+             source == MP_SOURCE_UNCOLLECTABLE ? source : MP_SOURCE_NORMAL, ra,
              usable);
 }
 
@@ -286,7 +233,7 @@ static void *
 gc_realloc (void *p, size_t n, int debug, const char *file, int line,
             const struct mp_site *s, const void *ra)
 {
-  struct mp_thread *t = gc_self ();
+  struct mp_thread *t = mp_gc_self ();
   void *base = GC_base (p);
   struct mp_site_counts *c = mp_counts (t, s);
   if (foreign_gc_pointer (c, p, base, debug ? "GC_debug_realloc" : "GC_realloc"))
@@ -331,38 +278,51 @@ __mp_GC_debug_realloc (void *p, size_t n, const char *f, int l,
   return gc_realloc (p, n, 1, f, l, s, MP_RA);
 }
 
-/* User allocators (entry.h).  */
+/* User allocators (entry.h).  A call takes the site unless another
+   user allocator's call is under way in the thread and has not yet been
+   charged for an allocation: then it is part of that one.  */
 
-MP_API const struct mp_site *
+MP_API int
 __mp_user_begin (const struct mp_site *site)
 {
   struct mp_thread *t = mp_self ();
-  const struct mp_site *saved = t->user_site;
-  t->user_site = site;
-  return saved;
+  if (t->user_site != NULL)
+    return 0;
+  t->user_site = site ? site : &mp_unknown_site;
+  return 1;
+}
+
+/* Count P, which the user allocator at SITE returned and no allocation
+   inside it counted: a GC block at its size and kind, anything else as
+   a call (its size is not known).  */
+static void
+count_user_result (struct mp_thread *t, const struct mp_site *site, void *p,
+                   const void *ra)
+{
+  void *base = NULL;
+  if (site->kind != MP_KIND_USER_MALLOC && p != NULL)
+    {
+      mp_gc_self ();
+      base = GC_base (p);
+    }
+  if (base == NULL)
+    {
+      mp_count_malloc_note (t, site, p);
+      return;
+    }
+  size_t size;
+  int kind = GC_get_kind_and_size (base, &size);
+  mp_count_gc (t, site, base, size, size, mp_gc_source_of_kind (kind), ra);
 }
 
 MP_API void
-__mp_user_end (void *p, const struct mp_site *saved, const struct mp_site *site)
+__mp_user_end (void *p, int took)
 {
+  if (!took)
+    return;
   struct mp_thread *t = mp_self ();
-  if (t->user_site == site)
-    {
-      /* Nothing instrumented inside took the site: count P here.  */
-      t->user_site = NULL;
-      void *base = NULL;
-      if (site->kind != MP_KIND_USER_MALLOC && p != NULL)
-        {
-          gc_self ();
-          base = GC_base (p);
-        }
-      if (base == NULL)
-        mp_count_malloc_note (t, site, p);
-      else
-        mp_count_gc_alloc (t, site, base, GC_size (base),
-                           site->kind == MP_KIND_USER_GC_UNCOLLECTABLE
-                           ? MP_SOURCE_UNCOLLECTABLE : MP_SOURCE_NORMAL,
-                           MP_RA);
-    }
-  t->user_site = saved;
+  const struct mp_site *site = t->user_site;
+  t->user_site = NULL;
+  if (site != NULL)
+    count_user_result (t, site, p, MP_RA);
 }

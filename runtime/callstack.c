@@ -31,7 +31,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "guest.h"
 
 typedef int (*backtrace_fn) (void **, int);
 
@@ -118,18 +118,26 @@ mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max)
   return max > 0;
 }
 
-/* The frames of CS, symbolised on first use.  */
+/* The frames of CS, symbolised on first use, with a guest language's
+   among them (guest.c).  */
 static const struct mp_frame *
 frames (const mp_callstack *ccs)
 {
   mp_callstack *cs = (mp_callstack *) ccs;
-  if (cs->frames == NULL && cs->limit > 0 && cs->n_ras > 0)
+  if (cs->frames != NULL || cs->limit == 0 || cs->n_ras == 0)
+    return cs->frames;
+  const uintptr_t *ras = cs->ras;
+  size_t n = cs->n_ras;
+  uintptr_t *arranged = NULL;
+  if (mp_guest_in (ras, n) && (arranged = malloc (n * sizeof *ras)) != NULL)
     {
-      cs->frames = malloc (cs->limit * sizeof *cs->frames);
-      if (cs->frames != NULL)
-        cs->n_frames = mp_symbolise (cs->ras, cs->n_ras, cs->frames,
-                                     cs->limit);
+      n = mp_guest_arrange (ras, n, arranged);
+      ras = arranged;
     }
+  cs->frames = malloc (cs->limit * sizeof *cs->frames);
+  if (cs->frames != NULL)
+    cs->n_frames = mp_symbolise (ras, n, cs->frames, cs->limit);
+  free (arranged);
   return cs->frames;
 }
 

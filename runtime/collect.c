@@ -11,7 +11,7 @@
    system.  Each of them then delivers the callbacks due (the tracker's,
    finalise_last's, alarms'), as OCaml runs them before returning.  */
 
-#include "internal.h"
+#include "boehm.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -161,6 +161,22 @@ set_sections (unsigned *sections, const char *value, size_t len)
   return 0;
 }
 
+static const char *const vm_frames_names[] = { "interleave", "instead", "off" };
+
+/* One of vm_frames' values.  */
+static int
+set_vm_frames (unsigned *mode, const char *value, size_t len)
+{
+  for (unsigned i = 0; i < sizeof vm_frames_names / sizeof *vm_frames_names;
+       i++)
+    if (name_is (vm_frames_names[i], value, len))
+      {
+        *mode = i;
+        return 0;
+      }
+  return -1;
+}
+
 /* A field of the control record, for PRESET.  */
 static int
 set_control (int field, const char *value, size_t len, mp_preset_fn *preset)
@@ -172,7 +188,7 @@ set_control (int field, const char *value, size_t len, mp_preset_fn *preset)
 }
 
 /* The keys of struct mp_config, each with the field it sets.  */
-enum key_type { REPORT_PATH, OUTPUT_PATH, SECTIONS, NUMBER, RATE };
+enum key_type { REPORT_PATH, OUTPUT_PATH, SECTIONS, NUMBER, RATE, VM_FRAMES };
 
 static const struct
 {
@@ -195,6 +211,7 @@ static const struct
   { "callstack_size", NULL, NUMBER, AT (callstack_size), MP_MAX_CALLSTACK },
   { "own_limit", NULL, NUMBER, AT (own_limit), ULONG_MAX },
   { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
+  { "vm_frames", NULL, VM_FRAMES, AT (vm_frames), 0 },
 #undef AT
 };
 
@@ -221,6 +238,8 @@ apply_item (struct mp_config *cfg, const char *key, size_t klen,
           return parse_bounded (value, vlen, keys[i].max, field);
         case RATE:
           return parse_rate (value, vlen, field);
+        case VM_FRAMES:
+          return set_vm_frames (field, value, vlen);
         }
     }
   int field = mp_control_find (key, klen);

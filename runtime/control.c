@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "internal.h"
+#include "generations.h"
 #include "fields.h"
 
 #define GC_THREADS

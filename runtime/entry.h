@@ -40,6 +40,34 @@ void __mp_GC_free (void *, const struct mp_site *);
 char *__mp_GC_strdup (const char *, const struct mp_site *);
 char *__mp_GC_strndup (const char *, size_t, const struct mp_site *);
 
+/* The rest of Boehm's allocation API (gcapi.c).  A descriptor of
+   gc_typed.h, GC_descr, is a GC_word: unsigned long.  */
+void *__mp_GC_malloc_kind (size_t, int, const struct mp_site *);
+void *__mp_GC_malloc_kind_global (size_t, int, const struct mp_site *);
+void *__mp_GC_generic_malloc (size_t, int, const struct mp_site *);
+void *__mp_GC_generic_malloc_ignore_off_page (size_t, int,
+                                              const struct mp_site *);
+void *__mp_GC_generic_malloc_uncollectable (size_t, int,
+                                            const struct mp_site *);
+void *__mp_GC_malloc_explicitly_typed (size_t, unsigned long,
+                                       const struct mp_site *);
+void *__mp_GC_malloc_explicitly_typed_ignore_off_page (size_t, unsigned long,
+                                                       const struct mp_site *);
+void *__mp_GC_calloc_explicitly_typed (size_t, size_t, unsigned long,
+                                       const struct mp_site *);
+void *__mp_GC_malloc_many (size_t, const struct mp_site *);
+void __mp_GC_generic_malloc_many (size_t, int, void **,
+                                  const struct mp_site *);
+void *__mp_GC_memalign (size_t, size_t, const struct mp_site *);
+int __mp_GC_posix_memalign (void **, size_t, size_t, const struct mp_site *);
+/* An object gc_inline.h's macros popped from a free list: the plugin
+   finds the pop in their expansion and adds this call after it, with
+   the offset of that free list in the array of lists and the object
+   kind of its refill (all ones where it cannot tell).  */
+void __mp_gc_carved (void *, size_t offset, int kind, const struct mp_site *);
+/* Their refill, which counts nothing.  */
+void __mp_GC_generic_malloc_many_refill (size_t, int, void **);
+
 /* GC_DEBUG spellings: (size, file, line) as gc.h's GC_EXTRAS pass them.  */
 void *__mp_GC_debug_malloc (size_t, const char *, int, const struct mp_site *);
 void *__mp_GC_debug_malloc_atomic (size_t, const char *, int,
@@ -61,15 +89,20 @@ char *__mp_GC_debug_strndup (const char *, size_t, const char *, int,
                              const struct mp_site *);
 
 /* User allocators (-fplugin-arg-memprof-allocator=NAME:FAMILY).  The
-   plugin turns `p = NAME (args)` into
-       saved = __mp_user_begin (&site);
+   plugin turns each call `p = NAME (args)` into
+       took = __mp_user_begin (&site);
        p = NAME (args);
-       __mp_user_end (p, saved, &site);
-   Allocations that NAME makes through instrumented calls are attributed
-   to the user's site; if it made none (it lives in a library built
-   without the plugin), __mp_user_end counts the result itself.  */
-const struct mp_site *__mp_user_begin (const struct mp_site *);
-void __mp_user_end (void *, const struct mp_site *saved,
-                    const struct mp_site *);
+       __mp_user_end (p, took);
+   and brackets NAME's own body the same way, with a site it gives where
+   NAME was inlined (a call site no call is left for), so that the
+   allocator need not be kept out of line.  A call under way takes the
+   thread's user site (took = 1) unless another one already holds it,
+   as NAME's body does when its call was bracketed: nested calls are one
+   allocation.  The first allocation that instrumented code makes inside
+   is charged to the site and clears it; if none did (NAME popped a free
+   list, or lives in a library built without the plugin),
+   __mp_user_end counts the result itself.  */
+int __mp_user_begin (const struct mp_site *);
+void __mp_user_end (void *, int took);
 
 #endif

@@ -37,7 +37,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "boehm.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -47,6 +47,6 @@ mp_write_folded (FILE *out)
   for (size_t i = 0; i < n; i++)
     if (rows[i].v.allocated.data >= 0.5)
       write_stack (out, &rows[i]);
-  free (rows);
+  mp_profile_rows_free (rows, n);
   return 0;
 }

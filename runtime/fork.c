@@ -43,7 +43,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
-#include "internal.h"
+#include "guest.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -54,7 +54,7 @@ typedef void (*fork_step_fn) (enum mp_fork_step step);
 static const fork_step_fn locks[] = {
   mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
   mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,
-  mp_callstack_fork,
+  mp_guest_fork, mp_callstack_fork,
 };
 
 #define N_LOCKS (sizeof locks / sizeof locks[0])

@@ -48,6 +48,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "generations.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -86,13 +87,6 @@ static int last_was_full;
    decision must deduplicate addresses.  Any thread sets it; the
    collector clears it.  */
 static atomic_int freed_unfound;
-
-/* The program's own callbacks, called after ours.  Written by
-   hook_callbacks just before Boehm's setter, which takes the GC lock and
-   so publishes them to the collector along with ours.  */
-static GC_on_collection_event_proc chained_event;
-static GC_on_heap_resize_proc chained_resize;
-static GC_start_callback_proc chained_start;
 
 /* Heap sections: Boehm's initial one, plus one per growth.  Written
    under the GC lock (resize callbacks run holding it).  */
@@ -335,8 +329,8 @@ check_overhead (void)
     mp_compact_soon ();
 }
 
-static void
-on_collection_event (GC_EventType event)
+void
+mp_gc_on_event (int event)
 {
   mp_collector_enter ();
   if (event == GC_EVENT_MARK_END)
@@ -351,63 +345,25 @@ on_collection_event (GC_EventType event)
         check_overhead ();
     }
   mp_collector_leave ();
-  if (chained_event)
-    chained_event (event);
 }
 
 /* Boehm calls this before each full collection, incremental mode
    included (GC_EVENT_START misses the full collections it starts
    itself there).  */
-static void
-on_full_collection (void)
+void
+mp_gc_on_full_start (void)
 {
   full_pending = 1;
   mp_gc_message (MP_VERBOSE_MAJOR, "starting a major GC cycle (collection %ld)",
                  (long) mp_get_counter (&mp_major_collections) + 1);
-  if (chained_start)
-    chained_start ();
 }
 
-static void
-on_heap_resize (GC_word new_size)
+void
+mp_gc_on_heap_resize (unsigned long new_size)
 {
   mp_add (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());
-  mp_gc_message (MP_VERBOSE_HEAP, "growing heap to %lu KiB",
-                 (unsigned long) (new_size >> 10));
-  if (chained_resize)
-    chained_resize (new_size);
-}
-
-/* Put our callbacks in place, keeping the program's to call after ours.
-   Called without the GC lock (Boehm's getters and setters take it).
-   Return 1 if one of ours had been replaced.  */
-static int
-hook_callbacks (void)
-{
-  int replaced = 0;
-  GC_on_collection_event_proc e = GC_get_on_collection_event ();
-  GC_start_callback_proc s = GC_get_start_callback ();
-  GC_on_heap_resize_proc r = GC_get_on_heap_resize ();
-  if (e != on_collection_event)
-    {
-      replaced |= started != 0;
-      chained_event = e;
-      GC_set_on_collection_event (on_collection_event);
-    }
-  if (s != on_full_collection)
-    {
-      replaced |= started != 0;
-      chained_start = s;
-      GC_set_start_callback (on_full_collection);
-    }
-  if (r != on_heap_resize)
-    {
-      replaced |= started != 0;
-      chained_resize = r;
-      GC_set_on_heap_resize (on_heap_resize);
-    }
-  return replaced;
+  mp_gc_message (MP_VERBOSE_HEAP, "growing heap to %lu KiB", new_size >> 10);
 }
 
 /* Set in the thread that started Boehm when it is not the main thread:
@@ -429,7 +385,7 @@ setup (void)
      parallel markers), which it cannot switch on under a running
      allocation.  */
   GC_allow_register_threads ();
-  hook_callbacks ();
+  mp_hooks_install (0);
   /* Boehm's initial heap was made by GC_init, before we could see it.  */
   mp_add (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());
@@ -489,7 +445,7 @@ make_room (void *arg)
 static void
 young_make_room (struct mp_thread *t)
 {
-  if (hook_callbacks ())
+  if (mp_hooks_install (1))
     mp_warn ("the program replaced memprof's Boehm callbacks; they are "
              "back, but the collections in between were not counted");
   GC_call_with_alloc_lock (make_room, &t->young);

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 #include "internal.h"
+#include "generations.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -43,6 +43,15 @@ mp_init (void)
   pthread_once (&init_once, start);
 }
 
+/* A VM reaches the runtime's VM interface through weak references
+   (memprof.h's MEMPROF_OPTIONAL), which do not make the linker take
+   objects out of libmemprof.a: these references do, wherever the
+   runtime is linked, as this file always is.  */
+__attribute__ ((used)) static const void *const vm_interface[] = {
+  (const void *) mp_vm_site, (const void *) mp_vm_thread,
+  (const void *) mp_set_frame_provider,
+};
+
 /* Before the program's own constructors, which may start Boehm: fork.c
    needs its handlers registered before Boehm's.  */
 __attribute__ ((constructor (101))) static void

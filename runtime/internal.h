@@ -105,16 +105,18 @@ void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
 /* The log of young GC blocks of one thread: see generations.c.  */
 struct mp_young
 {
+  /* The first three, after the record's sample_left, are what generated
+     code sees as struct mp_vm_thread (vm.c checks the layout).  */
   _Atomic (uint64_t *) entries;  /* owner allocates; the collector reads */
   _Atomic size_t count;          /* entries logged; owner writes */
-  _Atomic size_t done;           /* entries the collector has decided;
-                                    collector writes, owner resets to 0
-                                    together with count */
-  size_t capacity;               /* owner only */
   size_t limit;                  /* owner only: `capacity`, or 0 while
                                     `index` exists, so that one test sends
                                     the appends that need more than a store
                                     to mp_young_log_slow */
+  _Atomic size_t done;           /* entries the collector has decided;
+                                    collector writes, owner resets to 0
+                                    together with count */
+  size_t capacity;               /* owner only */
   size_t dropped;                /* owner only: entries make_room removed
                                     from the front, ever; entry i is the
                                     (dropped + i)th logged */
@@ -143,6 +145,10 @@ struct mp_thread
   int gc_registered;             /* owner only: an enum mp_gc_thread */
   const struct mp_site *user_site;  /* owner only: the user allocator
                                     whose call is in progress (entry.h) */
+  const struct mp_vm_site *guest_site;  /* owner only: the guest
+                                    procedure running, an mp_site of
+                                    MP_KIND_VM_GUEST that the VM stores
+                                    through mp_vm_running (guest.h) */
 
   /* bytesUsed: the owner's unflushed change, and its highest value
      since the last flush into mp_bytes_used (see mp_note_used).  */
@@ -153,8 +159,7 @@ struct mp_thread
      (sample.c).  The owner counts it down; others store MP_GAP_REDRAW
      to send the owner to the slow path for a new gap.  */
   mp_counter sample_left;
-
-  struct mp_young young;
+  struct mp_young young;         /* right after sample_left: see there */
 
   /* Owner only (sample.c): the sampler's random state, the rate
      `sample_left` was drawn at (0: none yet), and how many tracker
@@ -249,77 +254,6 @@ mp_note_free (struct mp_thread *t, int64_t n, int64_t slack)
     mp_flush_used (t);
 }
 
-/* ---- generations.c ---------------------------------------------------- */
-
-/* Collections completed; the collector bumps it with the world stopped.  */
-extern _Atomic uint64_t mp_gc_epoch;
-extern mp_counter mp_promoted_words;
-extern mp_counter mp_minor_collections, mp_major_collections;
-extern mp_counter mp_top_heap_bytes;
-extern mp_counter mp_heap_chunks;
-extern mp_counter mp_young_unlogged, mp_young_unlogged_words;
-
-int mp_gc_setup (void);
-int mp_gc_started (void);
-void mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words);
-
-/* Young-log entries: see generations.c.  */
-#define MP_EPOCH_MASK UINT64_C (0xf)
-#define MP_ADDR_MASK UINT64_C (0x0000fffffffffff0)
-#define MP_WORDS_SHIFT 48
-
-static inline uint64_t
-mp_young_entry (void *base, uint64_t words, uint64_t epoch)
-{
-  return (uintptr_t) base | (epoch & MP_EPOCH_MASK) | (words << MP_WORDS_SHIFT);
-}
-
-/* Log BASE, a young block of WORDS words just allocated by T, with the
-   epoch as it is now (generations.c says why that is right).  */
-static inline __attribute__ ((always_inline)) void
-mp_young_log (struct mp_thread *t, void *base, uint64_t words)
-{
-  struct mp_young *y = &t->young;
-  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
-  if (MP_UNLIKELY (n >= y->limit))
-    {
-      mp_young_log_slow (t, base, words);
-      return;
-    }
-  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),
-                    __ATOMIC_RELAXED);
-  atomic_store_explicit (&y->count, n + 1, memory_order_release);
-}
-void mp_young_forget (struct mp_thread *t, void *base);
-
-/* The minor heap budget: mp_young_set_budget sets it for every thread;
-   a thread sees it at its next log slow path or sampling slow path
-   (mp_young_budget_seen tells if it has).  */
-extern _Atomic unsigned mp_budget_gen;
-void mp_young_set_budget (uint64_t words);
-void mp_young_budget_check (struct mp_thread *t);
-void mp_young_claim (struct mp_thread *t);
-
-static inline int
-mp_young_budget_seen (const struct mp_thread *t)
-{
-  return t->young.budget_gen
-         == atomic_load_explicit (&mp_budget_gen, memory_order_relaxed);
-}
-
-/* Young blocks logged since the last collection and not marked, with
-   their words: the part of the live heap Boehm's mark bits miss.  Under
-   the GC lock.  */
-void mp_young_unmarked (uint64_t *blocks, uint64_t *words);
-
-/* Note the heap's size now: a verbose message if it shrank.  */
-void mp_heap_note_size (void);
-
-/* heap.c: mp_stat's walk of Boehm's heap.  */
-void mp_heap_walk (struct mp_stat *st);
-
 /* ---- sample.c --------------------------------------------------------- */
 
 /* A per-process random key, set once by mp_init before any thread
@@ -384,11 +318,14 @@ struct mp_profile_values
 };
 
 /* A copy of one record, for the report: RAS, innermost first, stay
-   valid for ever (records are never freed).  */
+   valid for ever (records are never freed), or until
+   mp_profile_rows_free when the row owns them.  */
 struct mp_profile_row
 {
   const uintptr_t *ras;
   size_t n_ras;
+  int owned;                    /* RAS is the row's: a guest language's
+                                   frames arranged among the C ones */
   enum mp_source source;
   struct mp_profile_values v;
 };
@@ -404,6 +341,10 @@ void mp_profile_dead (struct mp_profile_stack *s,
 int mp_profile_by_allocated (const void *a, const void *b);
 struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
                                         double *rate_max);
+void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
+/* Every guest frame word of the profile's stacks (malloc'ed, *N of
+   them), for guest.c.  */
+uintptr_t *mp_profile_guest_words (size_t *n);
 void mp_profile_report (FILE *out, size_t top);
 void mp_sample_setup (void);
 
@@ -553,17 +494,11 @@ int mp_space_profiles (struct mp_space_profile **all, size_t *n);
 void mp_space_report (FILE *out, size_t top);
 const char *mp_source_name (enum mp_source source);
 
-/* ---- boehm.c / libc.c ------------------------------------------------- */
+/* ---- libc.c (boehm.c's part is in boehm.h) ---------------------------- */
 
-/* Count an allocation of N requested bytes at SITE that gave the block
-   at BASE (NULL if it failed).  */
-void mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site,
-                        void *base, size_t n, enum mp_source source,
-                        const void *ra);
 void mp_libc_setup (uint64_t seed);
 void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
                            void *p);
-struct mp_thread *mp_gc_self (void);
 
 /* collect.c */
 extern mp_counter mp_compactions, mp_forced_majors;
@@ -649,7 +584,12 @@ struct mp_config
   unsigned sections;     /* MP_SECTION_* bits */
   unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
   unsigned long own_limit;  /* bytes for the sampling tables (own.c) */
+  unsigned vm_frames;    /* MP_VM_FRAMES_*: a guest language's frames */
 };
+
+/* Where a guest language's frames show (guest.c): among the C frames of
+   the VM's entry function, in their place, or not at all.  */
+enum { MP_VM_FRAMES_INTERLEAVE, MP_VM_FRAMES_INSTEAD, MP_VM_FRAMES_OFF };
 extern struct mp_config mp_config;
 
 void mp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));

@@ -401,6 +401,6 @@ mp_write_json (FILE *out)
   rc = rc ? rc : write_timeline (&j);
   end (&j, '}');
   putc_unlocked ('\n', out);
-  free (rows);
+  mp_profile_rows_free (rows, n);
   return rc;
 }

@@ -583,6 +583,162 @@ struct mp_alarm;
 struct mp_alarm *mp_create_alarm (void (*fn) (void *data), void *data);
 void mp_delete_alarm (struct mp_alarm *alarm);
 
+/* Language VMs.  A VM on Boehm's heap tells memprof here what the
+   plugin cannot see: objects its generated code allocates, and the
+   program it runs, whose procedures and frames then show in the report
+   among the C ones.  doc/vm-integration.md shows how, with GNU Guile as
+   the example.
+
+   Declared with MEMPROF_OPTIONAL defined, these functions are weak
+   references: a VM built and linked without memprof then finds them
+   NULL and skips them (if (mp_vm_allocated) ...).  */
+#if defined MEMPROF_OPTIONAL && !defined MP_VM_DECL
+# define MP_VM_DECL __attribute__ ((weak))
+#elif !defined MP_VM_DECL
+# define MP_VM_DECL
+#endif
+
+/* OBJ, the start of a block of WORDS words on Boehm's heap, of KIND
+   (MP_SOURCE_NORMAL, MP_SOURCE_ATOMIC or MP_SOURCE_UNCOLLECTABLE), has
+   just been handed to the program by code the plugin cannot see (a free
+   list popped in code the VM generates, an allocator built without the
+   plugin).  It is counted like any allocation: at the call's site, which
+   the plugin passes as it does for malloc (built without the plugin, the
+   call counts at the runtime's site "mp_vm_allocated"), young or major
+   by its size and kind, sampled.  A NULL OBJ is a failed allocation.  An
+   OBJ that is not the start of a GC block, or another KIND, gets one
+   warning; the call is counted, the block is not.  */
+MP_VM_DECL void mp_vm_allocated (void *obj, size_t words,
+                                 enum mp_source kind);
+
+/* A site of the VM's: MP_VM_CODE, an allocation point of code the VM
+   generates, whose allocations are counted there (see mp_vm_young), or
+   MP_VM_PROCEDURE, a procedure of the guest language, which counts every
+   GC allocation made while it runs (see mp_vm_running).  FUNCTION, FILE
+   and LINE are copied (NULL: "??" and no file).  It lives as long as the
+   process, in the report's sites; NULL without memory.  */
+enum mp_vm_site_kind { MP_VM_CODE, MP_VM_PROCEDURE };
+struct mp_vm_site;
+MP_VM_DECL const struct mp_vm_site *
+mp_vm_site (const char *function, const char *file, unsigned line,
+            enum mp_vm_site_kind kind);
+
+/* The running procedure: the calling thread's slot, which stays the
+   same for the thread's life.  While the VM keeps a procedure's site
+   there (a pointer store when a procedure starts running, and when the
+   procedure it returns to does), every GC allocation the thread makes,
+   whatever C site counts it, is also counted at that site: the report
+   gets exact allocation counts per guest procedure.  These are a second
+   view of the same allocations: totals leave them out.  NULL: none.  */
+MP_VM_DECL const struct mp_vm_site **mp_vm_running (void);
+
+/* Allocation in generated code.  As OCaml's young-limit check, a JIT
+   emits the fast path inline: counting a young object (collectable,
+   MP_SOURCE_NORMAL or MP_SOURCE_ATOMIC, at most MP_MAX_YOUNG_WOSIZE
+   words) takes a few loads and stores into the allocating thread's
+   record, laid out as struct mp_vm_thread, and a call of mp_vm_slow
+   when the sampler's countdown runs out or the young-block log is full.
+   mp_vm_young below is that fast path in C: a JIT emits the same
+   instructions.  Larger and uncollectable objects go through
+   mp_vm_allocated.  The fast path counts at its own site only (not at
+   the running procedure: give generated code sites of its own), and
+   leaves bytesUsed alone.
+
+   The thread's record is at mp_vm_thread (), the same for the thread's
+   life.  A site's counters are at the same offset from every thread's
+   record: mp_vm_site_offset (SITE), for a site of MP_VM_CODE, made
+   once (-1 with errno EINVAL for another).  The young-block log holds one word per block:
+   its address (16-byte aligned, below 2^48) | the collections completed
+   (*mp_vm_epoch ()) mod 16 | its words << 48; the count is stored after
+   the entry, with release order (a plain store on x86-64).  The layout
+   is MP_VM_ABI's; mp_vm_thread returns NULL for another.  */
+#define MP_VM_ABI 1
+struct mp_vm_thread
+{
+  int64_t words_left;           /* words to allocate before the sampler's
+                                   slow path: subtract, and call
+                                   mp_vm_slow if it would go below 0 */
+  uint64_t *log;                /* the young-block log */
+  size_t log_count;             /* its entries */
+  size_t log_limit;             /* call mp_vm_slow when log_count is at
+                                   it */
+};
+
+/* A site's counters, from the record plus its offset: int64_t each.  */
+enum { MP_VM_NUM_ALLOCATE, MP_VM_BYTES_ALLOCATED, MP_VM_MINOR_WORDS };
+
+MP_VM_DECL struct mp_vm_thread *mp_vm_thread (unsigned abi);
+MP_VM_DECL ptrdiff_t mp_vm_site_offset (const struct mp_vm_site *site);
+MP_VM_DECL const volatile uint64_t *mp_vm_epoch (void);
+
+/* The slow path: count OBJ (WORDS words of KIND at SITE) as
+   mp_vm_allocated would, sampling it if its words hold the next sampled
+   one; the fast path has changed nothing then.  */
+MP_VM_DECL void mp_vm_slow (void *obj, size_t words, enum mp_source kind,
+                            const struct mp_vm_site *site);
+
+/* The fast path, for a young OBJ of WORDS words of KIND at SITE, whose
+   counters are at OFFSET from VT (VT from mp_vm_thread (MP_VM_ABI),
+   OFFSET from mp_vm_site_offset (SITE), EPOCH from mp_vm_epoch ()).  */
+static inline void
+mp_vm_young (struct mp_vm_thread *vt, ptrdiff_t offset,
+             const volatile uint64_t *epoch, void *obj, size_t words,
+             enum mp_source kind, const struct mp_vm_site *site)
+{
+  int64_t left = vt->words_left - (int64_t) words;
+  size_t n = vt->log_count;
+  if (left < 0 || n >= vt->log_limit)
+    {
+      mp_vm_slow (obj, words, kind, site);
+      return;
+    }
+  int64_t *c = (int64_t *) ((char *) vt + offset);
+  vt->words_left = left;
+  c[MP_VM_NUM_ALLOCATE] += 1;
+  c[MP_VM_BYTES_ALLOCATED] += (int64_t) (words * sizeof (void *));
+  c[MP_VM_MINOR_WORDS] += (int64_t) words;
+  vt->log[n] = (uint64_t) (uintptr_t) obj | (*epoch & 15)
+               | (uint64_t) words << 48;
+  __atomic_store_n (&vt->log_count, n + 1, __ATOMIC_RELEASE);
+}
+
+/* Guest call stacks.  A VM registers a frame provider; at each sample
+   memprof calls CAPTURE in the allocating thread (with sampling
+   suspended there), which writes the VM's frames as opaque words into
+   FRAMES, at most MAX, and returns how many.  The words are the VM's
+   to choose (a pointer to a procedure's code, an index), each below
+   2^56.  At report time SYMBOLISE (WORD, OUT, DATA) turns each distinct
+   word once into a function, file and line (strings copied; INLINED
+   is ignored), and returns 0, or -1 if it cannot: the frame shows "??",
+   as does a word of 2^56 or more.
+
+   ENTRY is the VM's C function that runs guest code: a guest frame is
+   shown just outside (as the caller of) the C frame of the ENTRY
+   activation running it.  CAPTURE
+   lists, innermost first, for each activation of ENTRY on the C stack,
+   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Without
+   ENTRY (NULL), the guest frames come before all the C frames.
+   MEMPROF's vm_frames says how they show: `interleave' (the default),
+   `instead' (the guest frames in place of the C frames from the
+   innermost activation of ENTRY to the outermost), or `off' (C frames
+   only).  The frames go with the sample everywhere: the report, pprof,
+   folded stacks, JSON, HTML and the tracker's call stacks.
+
+   mp_set_frame_provider (P) copies *P and replaces the provider; NULL
+   removes it.  It returns once no CAPTURE of the one it replaced runs
+   any more, having symbolised that one's frames of the samples so far,
+   so the VM may free DATA then.  Returns 0, or -1 with errno EINVAL for
+   a P without CAPTURE or SYMBOLISE.  */
+#define MP_FRAME_ENTRY (~(uintptr_t) 0)
+struct mp_frame_provider
+{
+  size_t (*capture) (uintptr_t *frames, size_t max, void *data);
+  int (*symbolise) (uintptr_t frame, struct mp_frame *out, void *data);
+  const void *entry;
+  void *data;
+};
+MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
+
 /* Configuration: the MEMPROF environment variable, read at start-up, a
    comma-separated list of KEY=VALUE items like OCAMLRUNPARAM:
        MEMPROF=sampling_rate=1e-3,callstack_size=64,v=0x400,report=prof.txt

@@ -461,7 +461,7 @@ mp_write_pprof (FILE *out)
   if (!p.out.failed)
     write_tables (&p, &t);
   int rc = rows == NULL || p.out.failed ? -1 : gzip_to (out, p.out.p, p.out.n);
-  free (rows);
+  mp_profile_rows_free (rows, n);
   mp_locations_free (&t);
   free_pprof (&p);
   return rc;

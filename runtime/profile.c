@@ -25,7 +25,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "internal.h"
+#include "guest.h"
 
 struct mp_profile_stack
 {
@@ -154,6 +154,21 @@ mp_profile_dead (struct mp_profile_stack *s, const struct mp_space_amount *est)
   mp_collector_unlock (&lock);
 }
 
+/* Show ROW's stack as it is shown (guest.c), if it has guest frames:
+   the row then owns a copy.  Without our lock, since symbols may be
+   needed.  */
+static void
+arrange (struct mp_profile_row *row)
+{
+  uintptr_t *shown;
+  if (!mp_guest_in (row->ras, row->n_ras)
+      || (shown = malloc (row->n_ras * sizeof *shown)) == NULL)
+    return;
+  row->n_ras = mp_guest_arrange (row->ras, row->n_ras, shown);
+  row->ras = shown;
+  row->owned = 1;
+}
+
 struct mp_profile_row *
 mp_profile_rows (size_t *n, double *min, double *max)
 {
@@ -162,12 +177,40 @@ mp_profile_rows (size_t *n, double *min, double *max)
   *n = 0;
   for (size_t i = 0; rows && i < table_size; i++)
     for (struct mp_profile_stack *s = table[i]; s; s = s->next)
-      rows[(*n)++] = (struct mp_profile_row) { s->ras, s->n_ras, s->source,
-                                               s->v };
+      rows[(*n)++] = (struct mp_profile_row) { s->ras, s->n_ras, 0,
+                                               s->source, s->v };
   *min = rate_min;
   *max = rate_max;
   mp_collector_unlock (&lock);
+  for (size_t i = 0; rows && i < *n; i++)
+    arrange (&rows[i]);
   return rows;
+}
+
+void
+mp_profile_rows_free (struct mp_profile_row *rows, size_t n)
+{
+  for (size_t i = 0; rows && i < n; i++)
+    if (rows[i].owned)
+      free ((uintptr_t *) rows[i].ras);
+  free (rows);
+}
+
+uintptr_t *
+mp_profile_guest_words (size_t *n)
+{
+  size_t cap = 0;
+  uintptr_t *words = NULL;
+  *n = 0;
+  mp_collector_lock (&lock);
+  for (size_t i = 0; i < table_size; i++)
+    for (struct mp_profile_stack *s = table[i]; s; s = s->next)
+      for (size_t k = 0; k < s->n_ras; k++)
+        if (mp_is_guest (s->ras[k])
+            && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
+          words[(*n)++] = s->ras[k];
+  mp_collector_unlock (&lock);
+  return words;
 }
 
 /* ---- the report ------------------------------------------------------- */
@@ -227,7 +270,7 @@ mp_profile_report (FILE *out, size_t top)
         print_stack (out, &rows[i],
                      section ? rows[i].v.live : rows[i].v.allocated.data);
     }
-  free (rows);
+  mp_profile_rows_free (rows, n);
 }
 
 /* See fork.c.  */

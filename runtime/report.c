@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "guest.h"
 
 _Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
                 "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");
@@ -133,6 +133,8 @@ mp_alloc_stats (struct mp_alloc_stats *out)
   for (unsigned id = 1; id <= count; id++)
     {
       int64_t c[SC_COUNT];
+      if (mp_site_is_view (mp_site_by_number (id)))
+        continue;               /* counted at another site too */
       mp_site_sum (id, c);
       for (int j = 0; j < SC_COUNT; j++)
         t[j] += c[j];

@@ -39,6 +39,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include "internal.h"
+#include "guest.h"
+#include "generations.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
    small that a gap would not fit in sample_left).  */
@@ -262,14 +264,18 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
              struct mp_allocation *a, const struct mp_tracker *tr,
              const void *ra, size_t depth)
 {
-  /* Room for the runtime's own frames, cut off after capture.  */
-  uintptr_t ras[MP_MAX_CALLSTACK + 32];
+  /* Room for the runtime's own frames, cut off after capture, and for
+     as many frames of a guest language as of C (guest.c).  */
+  uintptr_t ras[2 * MP_MAX_CALLSTACK + 32];
   mp_callstack cs = { ras, 0, depth, NULL, 0 };
   if (depth > 0)
     {
       cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth + 32);
       if (cs.n_ras > depth)
         cs.n_ras = depth;       /* each address gives a frame at least */
+      t->in_callback++;         /* the VM's code: no sampling in it */
+      cs.n_ras = mp_guest_capture (ras, cs.n_ras, cs.n_ras + depth);
+      t->in_callback--;
     }
   a->callstack = &cs;
   /* The profile keeps the allocating frame even when no stack is

@@ -43,6 +43,19 @@ enum mp_site_kind
   MP_KIND_USER_MALLOC, MP_KIND_USER_GC, MP_KIND_USER_GC_ATOMIC,
   MP_KIND_USER_GC_UNCOLLECTABLE,
   MP_KIND_INTERNAL,       /* sites the runtime makes for its own API */
+  /* Boehm's wider allocation API (gc_inline.h, gc_mark.h, gc_typed.h).  */
+  MP_KIND_GC_MALLOC_KIND, MP_KIND_GC_MALLOC_KIND_GLOBAL,
+  MP_KIND_GC_GENERIC_MALLOC, MP_KIND_GC_GENERIC_MALLOC_IGNORE_OFF_PAGE,
+  MP_KIND_GC_GENERIC_MALLOC_UNCOLLECTABLE, MP_KIND_GC_MALLOC_EXPLICITLY_TYPED,
+  MP_KIND_GC_MALLOC_EXPLICITLY_TYPED_IGNORE_OFF_PAGE,
+  MP_KIND_GC_CALLOC_EXPLICITLY_TYPED, MP_KIND_GC_MALLOC_MANY,
+  MP_KIND_GC_GENERIC_MALLOC_MANY, MP_KIND_GC_MEMALIGN,
+  MP_KIND_GC_POSIX_MEMALIGN,
+  /* An object popped from a free list inline: gc_inline.h's macros.  */
+  MP_KIND_GC_CARVE,
+  /* memprof.h's VM interface: mp_vm_allocated, the sites a VM makes
+     for its generated code and for its guest language's procedures.  */
+  MP_KIND_VM_ALLOCATED, MP_KIND_VM_CODE, MP_KIND_VM_GUEST,
   MP_KIND_COUNT
 };
 

@@ -130,7 +130,7 @@ mp_space_profiles (struct mp_space_profile **all, size_t *n)
   int ok = rows != NULL;
   for (size_t i = 0; ok && i < n_rows; i++)
     ok = add_row (&t, &rows[i], i) == 0;
-  free (rows);
+  mp_profile_rows_free (rows, n_rows);
   mp_index_free (&t.index);
   *all = NULL;
   *n = 0;

@@ -8,11 +8,14 @@
 #include <string.h>
 #include <stddef.h>
 #include "internal.h"
+#include "guest.h"
+#include "generations.h"
 
 #define GC_THREADS
 #include <gc.h>
 
-/* Total minor and major words allocated, over every site.  */
+/* Total minor and major words allocated, over every site but those
+   that view again what others count (guest.h).  */
 static void
 sum_words (int64_t *minor, int64_t *major)
 {
@@ -20,6 +23,8 @@ sum_words (int64_t *minor, int64_t *major)
   *minor = *major = 0;
   for (unsigned id = 1, n = mp_site_count (); id <= n; id++)
     {
+      if (mp_site_is_view (mp_site_by_number (id)))
+        continue;
       mp_site_sum (id, c);
       *minor += c[SC_MINOR_WORDS];
       *major += c[SC_MAJOR_WORDS];

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "internal.h"
+#include "guest.h"
 
 struct symbolised
 {
@@ -392,31 +392,43 @@ lookup (uintptr_t ra)
   return s;
 }
 
+/* The frames of RA into *FRAMES: a C address's, or a guest frame's
+   (guest.c), whose provider is called without our lock.  */
+static size_t
+frames_at (uintptr_t ra, const struct mp_frame **frames)
+{
+  static const struct mp_frame unknown = { "??", NULL, 0, 0 };
+  if (mp_is_guest (ra))
+    {
+      *frames = mp_guest_frame (ra);
+      return *frames != NULL;
+    }
+  pthread_mutex_lock (&lock);
+  struct symbolised *s = lookup (ra);
+  pthread_mutex_unlock (&lock);
+  *frames = s ? s->frames : &unknown;
+  return s ? s->n : 1;
+}
+
 size_t
 mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
               size_t max)
 {
   size_t n = 0;
-  pthread_mutex_lock (&lock);
   for (size_t i = 0; i < n_ras && n < max; i++)
     {
-      struct symbolised *s = lookup (ras[i]);
-      for (size_t j = 0; s && j < s->n && n < max; j++)
-        out[n++] = s->frames[j];
+      const struct mp_frame *frames;
+      size_t k = frames_at (ras[i], &frames);
+      for (size_t j = 0; j < k && n < max; j++)
+        out[n++] = frames[j];
     }
-  pthread_mutex_unlock (&lock);
   return n;
 }
 
 size_t
 mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames)
 {
-  static const struct mp_frame unknown = { "??", NULL, 0, 0 };
-  pthread_mutex_lock (&lock);
-  struct symbolised *s = lookup (ra);
-  pthread_mutex_unlock (&lock);
-  *frames = s ? s->frames : &unknown;
-  return s ? s->n : 1;
+  return frames_at (ra, frames);
 }
 
 /* See fork.c.  */

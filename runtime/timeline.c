@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include "internal.h"
+#include "generations.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include "internal.h"
+#include "generations.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -29,7 +29,7 @@ static const struct node *compile_in (obj x, struct scope *s, int line);
 static struct node *
 new_node (enum node_kind kind, int line)
 {
-  struct node *n = must (GC_MALLOC (sizeof *n));
+  struct node *n = vm_alloc (sizeof *n);
   n->kind = kind;
   n->line = line;
   return n;
@@ -118,7 +118,7 @@ sequence (enum node_kind kind, obj body, struct scope *s, int line)
     return compile_in (car (body), s, line);
   struct node *n = new_node (kind, line);
   n->n_items = (int) count;
-  n->items = must (GC_MALLOC ((size_t) count * sizeof *n->items));
+  n->items = vm_alloc ((size_t) count * sizeof *n->items);
   for (long i = 0; i < count; i++, body = cdr (body))
     n->items[i] = compile_in (car (body), s, line);
   return n;
@@ -167,6 +167,9 @@ parameters (obj params, struct scope *s, int *rest, int line)
     add_name (s, params);
 }
 
+/* The file being compiled, for the nodes that say where they are.  */
+static const char *source_file;
+
 static const struct node *
 lambda (obj params, obj forms, obj name, const struct scope *s, int line)
 {
@@ -175,9 +178,24 @@ lambda (obj params, obj forms, obj name, const struct scope *s, int line)
   parameters (params, &inner, &n->rest, line);
   n->params = inner.n - n->rest;
   n->value = name;
+  n->origin = profile_origin (name != FALSE ? AS (symbol, name)->name
+                                            : "lambda", source_file, line);
   n->a = body (forms, &inner, line, "lambda");
   n->slots = inner.n;
   return n;
+}
+
+/* X, the value of a binding of NAME in S: a lambda is named after it,
+   unless `lambda' is a variable there.  */
+static const struct node *
+named_value (obj x, obj name, struct scope *s, int line)
+{
+  int depth, index;
+  obj head = is_pair (x) ? car (x) : NIL;
+  if ((head == s_lambda || head == intern ("lambda"))
+      && resolve (s, head, &depth, &index) != 0 && list_length (x) >= 3)
+    return lambda (car (cdr (x)), cdr (cdr (x)), name, s, line);
+  return compile_in (x, s, line);
 }
 
 /* ---- the core forms ---------------------------------------------------- */
@@ -226,7 +244,7 @@ c_define (obj x, struct scope *s, int line)
   else if (!has_type (target, T_SYMBOL) || list_length (x) != 3)
     bad_syntax (line, "define", "(define NAME EXPR)");
   else
-    value = compile_in (car (cdr (cdr (x))), s, line);
+    value = named_value (car (cdr (cdr (x))), target, s, line);
   if (s && slot_in (s, target) < 0)
     error (line, "bad syntax in define: only allowed at the top level or "
            "directly in a body");
@@ -308,7 +326,7 @@ let (obj x, struct scope *s, int line, int rec, const char *form)
   n->rec = rec;
   n->n_items = (int) list_length (bindings);
   /* One more than needed: GC_MALLOC (0) may give NULL.  */
-  n->items = must (GC_MALLOC ((size_t) (n->n_items + 1) * sizeof *n->items));
+  n->items = vm_alloc ((size_t) (n->n_items + 1) * sizeof *n->items);
   for (obj b = bindings; b != NIL; b = cdr (b))
     {
       obj binding = car (b);
@@ -319,7 +337,8 @@ let (obj x, struct scope *s, int line, int rec, const char *form)
     }
   int i = 0;
   for (obj b = bindings; b != NIL; b = cdr (b))
-    n->items[i++] = compile_in (car (cdr (car (b))), rec ? &inner : s, line);
+    n->items[i++] = named_value (car (cdr (car (b))), car (car (b)),
+                                 rec ? &inner : s, line);
   n->a = body (cdr (cdr (x)), &inner, line, form);
   n->slots = inner.n;
   return n;
@@ -480,7 +499,7 @@ call (obj x, struct scope *s, int line)
     return sequence (N_CALL, x, s, line);
   struct node *n = new_node (N_CALL, line);     /* (f): no `sequence' */
   n->n_items = 1;
-  n->items = must (GC_MALLOC (sizeof *n->items));
+  n->items = vm_alloc (sizeof *n->items);
   n->items[0] = compile_in (car (x), s, line);
   return n;
 }
@@ -507,7 +526,7 @@ compile_in (obj x, struct scope *s, int line)
 }
 
 const struct node *
-compile (obj x, int line)
+compile (obj x, const char *file, int line)
 {
   if (form_symbols[0] == 0)
     {
@@ -523,5 +542,13 @@ compile (obj x, int line)
       s_begin = intern (" begin");
       s_or = intern (" or");
     }
-  return compile_in (x, NULL, line);
+  source_file = file;
+  /* The form runs as a procedure of its own, for memprof: a sequence
+     of one, which says where it is.  */
+  struct node *top = new_node (N_SEQ, line);
+  top->items = vm_alloc (sizeof *top->items);
+  top->items[0] = compile_in (x, NULL, line);
+  top->n_items = 1;
+  top->origin = profile_origin (NULL, file, line);
+  return top;
 }

@@ -7,7 +7,13 @@
    tail calls runs in constant C stack.  Other calls nest, and the depth
    of the C stack is checked against its limit, so deep recursion is an
    error rather than a crash.  A call allocates the callee's frame;
-   arguments are first gathered on the C stack.  */
+   arguments are first gathered on the C stack.
+
+   Each C activation of exec is on a list of its own (struct
+   activation), with the procedure whose body it runs, if it entered
+   one: the VM's stack of Scheme procedures, for memprof's frame
+   provider (profile.c).  A tail call replaces the activation's
+   procedure, as it replaces the Scheme frame.  */
 
 #define _POSIX_C_SOURCE 200809L  /* getrlimit */
 #include <string.h>
@@ -137,8 +143,51 @@ check_stack (int line)
     error (line, "recursion too deep (the C stack is full)");
 }
 
+/* The innermost activation of exec, and the site of the procedure
+   running (profile.c).  */
+struct activation *vm_activation;
+
+static obj exec_in (const struct node *n, struct frame *env,
+                    struct activation *a);
+
+/* Run N in ENV in a new activation, whose procedure is PROC (NULL: the
+   one running goes on, N being part of its body).  */
+static obj
+exec_as (const struct node *n, struct frame *env, const struct node *proc)
+{
+  struct activation a = { proc, vm_activation };
+  const struct mp_vm_site *running = *vm_running;
+  vm_activation = &a;
+  if (proc)
+    *vm_running = proc->origin->site;
+  obj v = exec_in (n, env, &a);
+  vm_activation = a.outer;
+  *vm_running = running;
+  return v;
+}
+
 static obj
 exec (const struct node *n, struct frame *env)
+{
+  return exec_as (n, env, NULL);
+}
+
+const void *
+eval_entry (void)
+{
+  return (const void *) exec_as;
+}
+
+void
+eval_reset (void)
+{
+  vm_activation = NULL;
+  *vm_running = NULL;
+}
+
+/* Run N in ENV as activation A: the loop that tail calls go round.  */
+static obj
+exec_in (const struct node *n, struct frame *env, struct activation *a)
 {
   check_stack (n->line);
   for (;;)
@@ -202,8 +251,10 @@ exec (const struct node *n, struct frame *env)
             return call_primitive (f, argc, argv);
           if (!has_type (f, T_CLOSURE))
             not_a_procedure (f, n->line);
+          a->proc = AS (closure, f)->lambda;
+          *vm_running = a->proc->origin->site;  /* its frame is its own */
           env = enter (f, argc, argv);
-          n = AS (closure, f)->lambda->a;
+          n = a->proc->a;
           continue;
         }
       }
@@ -212,7 +263,7 @@ exec (const struct node *n, struct frame *env)
 obj
 run (const struct node *n)
 {
-  return exec (n, NULL);
+  return exec_as (n, NULL, n);
 }
 
 obj
@@ -223,7 +274,11 @@ apply (obj f, int argc, obj *argv)
   if (!has_type (f, T_CLOSURE))
     not_a_procedure (f, current_line);
   int line = current_line;
-  obj v = exec (AS (closure, f)->lambda->a, enter (f, argc, argv));
+  const struct node *l = AS (closure, f)->lambda;
+  const struct mp_vm_site *caller = *vm_running;
+  *vm_running = l->origin->site;  /* its frame is its own */
+  obj v = exec_as (l->a, enter (f, argc, argv), l);
+  *vm_running = caller;
   current_line = line;
   return v;
 }

@@ -1,5 +1,7 @@
 /* main.c -- the top level: `scheme FILE...' runs each file, `scheme'
-   alone reads, evaluates and prints from stdin (a REPL).
+   alone reads, evaluates and prints from stdin (a REPL);
+   `scheme --allocations ...' also prints, at exit, how many objects the
+   VM made on the Boehm heap.
 
    An error prints FILE:LINE: error: MESSAGE on stderr and comes back
    here by longjmp.  A file stops at its first error, and the program
@@ -14,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "scheme.h"
+#include "node.h"
 
 static jmp_buf top_level;
 static const char *input_name;  /* the file being read, for messages */
@@ -52,7 +54,7 @@ run_all (struct reader *r, int repl)
       obj x = read_datum (r, &line);
       if (x == END_OF_FILE)
         return;
-      const struct node *n = compile (x, line);
+      const struct node *n = compile (x, r->name, line);
       forget_source_lines ();
       obj v = run (n);
       if (repl && v != UNSPECIFIED)
@@ -73,6 +75,7 @@ run_input (struct reader *r, int repl)
   while (setjmp (top_level) != 0)
     {
       failed = 1;
+      eval_reset ();
       forget_source_lines ();
       if (!repl)
         return 1;
@@ -91,10 +94,18 @@ int
 main (int argc, char **argv)
 {
   char base;
+  /* gc_inline.h's free lists (object.c) want Boehm to recognise pointers
+     to the start of an object only, and the VM's pairs are pointers to
+     their start plus 2 (scheme.h).  */
+  GC_set_all_interior_pointers (0);
   GC_INIT ();
+  GC_register_displacement (2);
   eval_init (&base);
+  profile_init ();
   define_primitives ();
-  int status = 0;
+  int status = 0, count = argc > 1 && strcmp (argv[1], "--allocations") == 0;
+  argc -= count;
+  argv += count;
   if (argc < 2)
     {
       struct reader r = { stdin, "stdin", 1 };
@@ -114,5 +125,7 @@ main (int argc, char **argv)
       fclose (in);
     }
   fflush (stdout);
+  if (count)
+    fprintf (stderr, "scheme: %lu allocations\n", vm_allocations);
   return status;
 }

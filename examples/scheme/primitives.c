@@ -399,7 +399,7 @@ PRIM (p_apply)
   long n = list_length (args);
   if (n > INT_MAX / 2)
     error (current_line, "apply: too many arguments (%ld)", n);
-  obj *flat = must (GC_MALLOC ((size_t) (n + 1) * sizeof *flat));
+  obj *flat = vm_alloc ((size_t) (n + 1) * sizeof *flat);
   for (long i = 0; i < n; i++, args = cdr (args))
     flat[i] = car (args);
   return apply (argv[0], (int) n, flat);

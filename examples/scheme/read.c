@@ -39,8 +39,8 @@ note_line (obj p, int line)
   if (2 * (n_lines + 1) > lines_size)
     {
       size_t size = lines_size ? 2 * lines_size : 64;
-      obj *keys = must (GC_MALLOC (size * sizeof *keys));
-      int *values = must (GC_MALLOC_ATOMIC (size * sizeof *values));
+      obj *keys = vm_alloc (size * sizeof *keys);
+      int *values = vm_alloc_atomic (size * sizeof *values);
       memset (values, 0, size * sizeof *values);
       for (size_t i = 0; i < lines_size; i++)
         if (line_keys[i])
@@ -165,7 +165,7 @@ read_string (struct reader *r)
 {
   int line = r->line;
   size_t n = 0, cap = 64;
-  char *buf = must (GC_MALLOC_ATOMIC (cap));
+  char *buf = vm_alloc_atomic (cap);
   for (int c; (c = next (r)) != '"';)
     {
       if (c == EOF)

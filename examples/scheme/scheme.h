@@ -6,18 +6,16 @@
 
      ...xxx1   a fixnum, the word shifted right by one (63 bits);
      ...x010   a pair: the address of two words (car, cdr) plus 2, with
-               no header (Boehm sees the interior pointer, since it
-               recognises all of them; for that it pads each block by a
-               byte, so a pair takes 32 bytes: the overhead a profile
-               shows);
+               no header (main.c registers the displacement 2 with
+               Boehm, which recognises no other interior pointer: the
+               VM keeps pointers to the start of its objects);
      ...x100   an immediate: (), #f, #t, the unspecified value, the end of
                file, the unbound marker, or a character (its code << 8);
      ...x000   any other heap object: the address of a struct whose first
                field is its `enum type'.
 
-   Every heap object comes from GC_MALLOC, or GC_MALLOC_ATOMIC when it
-   holds no pointer (strings); the VM has no allocator of its own and
-   frees nothing.  */
+   Every heap object is on Boehm's heap (object.c), atomic when it holds
+   no pointer (strings); the VM frees nothing.  */
 
 #ifndef SCHEME_H
 #define SCHEME_H
@@ -117,8 +115,13 @@ static inline obj *cdr_ref (obj p) { return &((obj *) (p - 2))[1]; }
 #define AS(T, x) ((struct T *) (x))
 
 /* object.c: making objects.  MUST takes GC_MALLOC's result: an
-   "out of memory" error if it is NULL.  */
+   "out of memory" error if it is NULL.  vm_alloc and vm_alloc_atomic
+   are GC_MALLOC and GC_MALLOC_ATOMIC, counted.  vm_allocations counts
+   every object the VM allocates, on the Boehm heap or with malloc.  */
 void *must (void *p);
+void *vm_alloc (size_t bytes);
+void *vm_alloc_atomic (size_t bytes);
+extern unsigned long vm_allocations;
 obj cons (obj a, obj d);
 obj make_string (const char *chars, size_t length);
 obj make_vector (size_t length, obj fill);
@@ -141,8 +144,8 @@ obj read_datum (struct reader *r, int *line);
 int source_line (obj p);
 void forget_source_lines (void);
 
-/* compile.c: the tree of nodes for a datum; eval.c runs it.  */
-const struct node *compile (obj x, int line);
+/* compile.c: the tree of nodes for a datum of FILE; eval.c runs it.  */
+const struct node *compile (obj x, const char *file, int line);
 
 /* eval.c: eval_init takes the address of a local of main, where the C
    stack starts; check_stack is an error at LINE if the stack is nearly

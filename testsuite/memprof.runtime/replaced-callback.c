@@ -1,6 +1,7 @@
-/* The program installs its own GC_set_on_collection_event callback
-   after its first instrumented GC allocation (memprof's set-up), so
-   memprof's callback is replaced.  When the thread's young-block log has
+/* Code built without the plugin (here, a call through a pointer, which
+   the plugin does not see) installs its own GC_set_on_collection_event
+   callback after the program's first instrumented GC allocation
+   (memprof's set-up), so memprof's callback is replaced.  When the thread's young-block log has
    to make room (more than 4096 young blocks), the runtime notices, puts
    its callbacks back with the program's chained after them, and warns
    once.  From then on collections are counted again, and the program's
@@ -15,6 +16,8 @@
 
 void *volatile sink;
 static int mark_ends;
+static void (*volatile hidden_set) (GC_on_collection_event_proc)
+  = GC_set_on_collection_event;
 
 static void
 on_event (GC_EventType e)
@@ -36,7 +39,7 @@ main (void)
 {
   GC_INIT ();
   sink = GC_MALLOC (16);	/* memprof's set-up happens here */
-  GC_set_on_collection_event (on_event);
+  hidden_set (on_event);
 
   /* Memprof does not see this one (documented); the program does.  */
   GC_gcollect ();
