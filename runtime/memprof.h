@@ -776,6 +776,8 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
                         (mp_memprof_start's too) stops for good with one
                         warning, and counting goes on; the report's
                         allocator statistics show the figures
+     vm_frames=MODE     a language VM's frames (mp_set_frame_provider):
+                        interleave (the default), instead, or off
    The collector: each field of struct mp_control, by its long name or by
    OCaml's letter, with the same ranges:
      s  minor_heap_size          i  major_heap_increment

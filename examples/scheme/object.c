@@ -4,10 +4,10 @@
    shows.
 
    As real VMs do (GNU Guile's scm_inline_gc_alloc), the small objects
-   are popped inline from free lists of the thread's own, which Boehm
-   refills a block at a time (gc_inline.h's GC_CONS and GC_MALLOC_WORDS,
-   over GC_generic_malloc_many): no call into the collector for most
-   allocations.  The VM counts each object it makes in vm_allocations,
+   with pointers are popped inline from free lists of the thread's own,
+   which Boehm refills a block at a time (gc_inline.h's GC_CONS and
+   GC_MALLOC_WORDS, over GC_generic_malloc_many): no call into the
+   collector for most allocations.  The VM counts each object it makes in vm_allocations,
    which memprof's count of GC allocations must equal.  */
 
 #include <gc.h>
@@ -18,22 +18,24 @@
 unsigned long vm_allocations;
 
 /* The thread's free lists, by size in granules, of objects with
-   pointers and of atomic ones (a list holds one kind).  Boehm must see
-   the objects waiting in them: the arrays are uncollectable, so they
-   are roots (a thread-local variable is not).  */
-static __thread void **free_lists[2];
+   pointers.  Boehm must see the objects waiting in them: the array is
+   uncollectable, so it is a root (a thread-local variable is not), and
+   each object points to the next.  Atomic objects are not kept on free
+   lists: Boehm does not trace through them, so a list of them would
+   lose all but its first object (GNU Guile marks its pointerless lists
+   with a mark procedure of its own).  */
+static __thread void **free_lists;
 
 static void **
-lists (int atomic)
+lists (void)
 {
-  void **l = free_lists[atomic];
-  if (__builtin_expect (l == NULL, 0))
+  if (__builtin_expect (free_lists == NULL, 0))
     {
-      l = must (GC_MALLOC_UNCOLLECTABLE (GC_TINY_FREELISTS * sizeof (void *)));
+      free_lists = must (GC_MALLOC_UNCOLLECTABLE (GC_TINY_FREELISTS
+                                                  * sizeof (void *)));
       vm_allocations++;
-      free_lists[atomic] = l;
     }
-  return l;
+  return free_lists;
 }
 
 void *
@@ -65,7 +67,7 @@ vm_alloc_atomic (size_t bytes)
   do                                                                    \
     {                                                                   \
       vm_allocations++;                                                 \
-      GC_MALLOC_WORDS (p, n, lists (0));                                \
+      GC_MALLOC_WORDS (p, n, lists ());                                \
       must (p);                                                         \
     }                                                                   \
   while (0)
@@ -75,7 +77,7 @@ cons (obj a, obj d)
 {
   void *p;
   vm_allocations++;
-  GC_CONS (p, a, d, lists (0));
+  GC_CONS (p, a, d, lists ());
   return (obj) must (p) + 2;
 }
 
@@ -83,11 +85,7 @@ cons (obj a, obj d)
 obj
 make_string (const char *chars, size_t length)
 {
-  struct string *s;
-  size_t n = (sizeof *s + length + 1 + sizeof (void *) - 1) / sizeof (void *);
-  vm_allocations++;
-  GC_MALLOC_ATOMIC_WORDS (s, n, lists (1));
-  must (s);
+  struct string *s = vm_alloc_atomic (sizeof *s + length + 1);
   s->type = T_STRING;
   s->length = length;
   if (chars)

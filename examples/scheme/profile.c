@@ -68,7 +68,7 @@ profile_origin (const char *name, const char *file, int line)
   if (mp_vm_site == NULL || (o = malloc (sizeof *o)) == NULL)
     return &none;
   vm_allocations++;
-  o->name = name ? name : "<toplevel>";
+  o->name = name ? name : "toplevel";
   o->file = file;
   o->line = line;
   o->site = mp_vm_site (o->name, file, (unsigned) line, MP_VM_PROCEDURE);
