@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "symbols.h"
 
 typedef int (*backtrace_fn) (void **, int);
 

@@ -16,7 +16,9 @@
 #include <string.h>
 #include <sys/resource.h>
 #include "internal.h"
+#include "config.h"
 #include "fields.h"
+#include "init.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -33,6 +33,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "config.h"
+#include "fatal.h"
 
 #define MAX_SITES 64
 

@@ -12,10 +12,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
+#include "config.h"
+#include "fatal.h"
+#include "init.h"
+#include "output.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-/* See internal.h.  */
+/* See init.h.  */
 uint64_t mp_random_key;
 
 static void

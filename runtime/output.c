@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+#include "config.h"
+#include "output.h"
 
 pid_t mp_start_pid;
 

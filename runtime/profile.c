@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "config.h"
 
 struct mp_profile_stack
 {

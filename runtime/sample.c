@@ -39,6 +39,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include "internal.h"
+#include "config.h"
+#include "init.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
    small that a gap would not fit in sample_left).  */

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "symbols.h"
 
 struct symbolised
 {

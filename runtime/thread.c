@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "init.h"
 
 #define GC_THREADS
 #include <gc.h>
