@@ -31,6 +31,12 @@ struct mp_config
 };
 extern struct mp_config mp_config;
 
+/* Make *CFG the settings of a process in secure mode (init.c), whose
+   stderr belongs to a user it does not run as: no report, and no
+   sampling, whose call stacks would have libdw read debug information
+   (and ask the debuginfod servers of DEBUGINFOD_URLS).  */
+void mp_config_secure (struct mp_config *cfg);
+
 /* MEMPROF's parser has no effect but on *CFG: the control fields it
    reads go to PRESET (0, or -1 for a value out of range) and its
    warnings to WARN, so that fuzz/ can run it as often as it likes.  The

@@ -636,6 +636,33 @@ void mp_delete_alarm (struct mp_alarm *alarm);
    stderr naming it; the other items still apply, and the program runs
    on.  When a key comes twice, the last one counts.  */
 
+/* Who may steer the runtime.  MEMPROF is read once, at start-up, but
+   not in these two cases.
+
+   Secure mode: a process the kernel starts with AT_SECURE set
+   (set-user-ID or set-group-ID, or given file capabilities) does not
+   read MEMPROF at all, as glibc ignores MALLOC_CHECK_ and its tunables
+   there.  Its environment and its stderr belong to the user who started
+   it, not to the one it runs as, so it writes no report, no other form
+   and no fatal-signal summary, anywhere, and the report's sampling is
+   off (symbolising its call stacks would have libdw read debug files
+   and ask the debuginfod servers named in DEBUGINFOD_URLS).  It still
+   counts, and the program may call mp_report or mp_memprof_start
+   itself.
+
+   A build that must never be steered by its environment defines, in
+   one of its files (in C++, after including this header, so that it
+   has C linkage and is not static):
+
+       const int mp_ignore_environment = 1;
+
+   The runtime then never reads MEMPROF: every setting keeps its
+   default, the report on stderr included.  The runtime reads this
+   variable through a weak reference, with the static library and the
+   shared one alike, so a program that does not define it, or defines it
+   to 0, reads MEMPROF.  */
+extern const int mp_ignore_environment;
+
 #ifdef __cplusplus
 }
 #endif
