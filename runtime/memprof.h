@@ -607,9 +607,22 @@ void mp_delete_alarm (struct mp_alarm *alarm);
      json=PATH          also write the JSON report (doc/report-json.md)
      html=PATH          also write a self-contained HTML report
                         In every PATH, %p is the pid and %% a %; a forked
-                        child given a PATH without %p writes PATH.PID.  A
-                        file that cannot be written gets a warning (the
-                        text report then goes to stderr).
+                        child given a PATH without %p writes PATH.PID.
+   Each file is written at exit to a new file beside it, PATH.tmpXXXXXX
+   (made with O_EXCL, mode 0666 less the umask), then renamed over PATH:
+   so PATH's directory must be writable, a symlink at PATH is replaced,
+   not followed, and PATH is never left half-written.  A file that
+   cannot be written whole (a full disk, a write error, RLIMIT_FSIZE) is
+   removed, PATH keeps what it had, and one warning line names PATH and
+   the reason; the text report then goes to stderr, whole.  SIGXFSZ is
+   ignored while the files are written if the program left it at its
+   default, which would kill the process.  A PATH that is a character
+   device or a FIFO, or the file stdout or stderr is open on (/dev/null,
+   a terminal, /dev/stdout), is written in place, after what stdout and
+   stderr buffered.  A process that dies by one of the signals whose
+   summary memprof writes (abort, SIGSEGV, SIGTERM, ...) while it writes
+   its files removes the temporary ones, with unlink(2), which is
+   async-signal-safe; SIGKILL, or another signal that kills, leaves them.
    Sampling:
      sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
                         0: off)

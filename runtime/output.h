@@ -13,6 +13,10 @@ extern pid_t mp_start_pid;      /* the process that started the runtime:
 /* Write the report and the forms MEMPROF asks for (atexit).  */
 void mp_report_at_exit (void);
 
+/* Remove the temporary files of the forms being written, if any: the
+   process dies by a signal (fatal.c).  Async-signal-safe.  */
+void mp_output_remove_temps (void);
+
 /* json.c, folded.c, pprof.c: each writes its form of the report to OUT
    and returns 0, or -1 (errno set) if it ran out of memory.  */
 int mp_write_json (FILE *out);

@@ -9,29 +9,29 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <memprof.h>
 
 const int mp_ignore_environment = 1;
 
-void *volatile kept[30];	/* live at exit, not leaked */
-volatile int n = 10;
+void *volatile kept[12];	/* live at exit, not leaked */
 
 int
 main (void)
 {
-  for (int i = 0; i < n; i++)
-    kept[i] = malloc (100);
-  for (int i = 0; i < n; i++)
-    kept[10 + i] = malloc (200);
-  for (int i = 0; i < n; i++)
-    kept[20 + i] = malloc (50);
   struct mp_control c;
   mp_get (&c);
   printf ("verbose=%#lx\n", c.verbose);
+  for (int i = 0; i < 4; i++)
+    {
+      kept[3 * i] = malloc (100);
+      kept[3 * i + 1] = calloc (2, 4);
+      kept[3 * i + 2] = strdup ("site");
+    }
   return 0;
 }
 
 /* { dg-output "^verbose=0x400\n==== memprof report, pid \[0-9\]+ ====\n== stat record \\(v=0x400\\) ==\n" } */
-/* { dg-output ".*\n== allocation sites: 3 of 3, largest first ==\n\[^\n\]*ignore-environment\\.c\\(25\\): \\\[numAllocate:10, numAllocateOK:10, bytesAllocated:2000\\\]  malloc in main\n" } */
+/* { dg-output ".*\n== allocation sites: 3 of 3, largest first ==\n\[^\n\]*ignore-environment\\.c\\(27\\): \\\[numAllocate:4, numAllocateOK:4, bytesAllocated:400\\\]  malloc in main\n" } */
 /* { dg-output ".*\n==== end of memprof report ====\n$" } */
 /* { dg-final { scan-dir-not "ignored*" } } */
