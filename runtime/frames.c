@@ -71,8 +71,11 @@ call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file, int *line)
    lookup in each of its ranges, since a function with many call sites
    has as many DW_TAG_call_site children to step over; deeper scopes are
    few and are walked.  Functions that are not at the top level (C++
-   namespaces and classes) are not listed: their addresses take
-   dwarf_getscopes.  */
+   namespaces and classes) are not listed: their addresses take the walk
+   of the whole tree (function_scope_at).
+
+   Every walk is bounded, since the data may be hostile: the chain of
+   inlined scopes by its array, the descent by MAX_DEPTH.  */
 
 struct range
 {
@@ -232,6 +235,50 @@ inlined_at (struct range *f, Dwarf_Addr pc, Dwarf_Die *chain, int max)
   return n;
 }
 
+/* Tags of the DIEs that hold functions but no addresses (C++'s
+   namespaces and classes): the search for a function that is not at the
+   top level descends into them, as dwarf_getscopes does.  */
+static int
+is_container_tag (int tag)
+{
+  return tag == DW_TAG_namespace || tag == DW_TAG_class_type
+         || tag == DW_TAG_structure_type || tag == DW_TAG_union_type
+         || tag == DW_TAG_module;
+}
+
+/* Deeper than any real nesting of scopes: a hostile unit may nest its
+   DIEs as deep as its size allows.  */
+#define MAX_DEPTH 256
+
+/* The innermost function scope under PARENT, at most DEPTH levels down,
+   that holds PC, into *OUT; 0, or -1 if there is none.  This is the part
+   of dwarf_getscopes the symboliser needs (it does not follow inlined
+   scopes to their abstract definitions); dwarf_getscopes itself leaks
+   the scopes it found when it fails, on DWARF it cannot follow (found by
+   fuzz/symbols.c, in elfutils 0.188 as upstream).  */
+static int
+function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth,
+                   Dwarf_Die *out)
+{
+  Dwarf_Die die;
+  if (depth == 0 || dwarf_child (parent, &die) != 0)
+    return -1;
+  do
+    {
+      if (!is_container_tag (dwarf_tag (&die)) && dwarf_haspc (&die, pc) != 1)
+        continue;
+      if (function_scope_at (&die, pc, depth - 1, out) == 0)
+        return 0;
+      if (is_function (&die))
+        {
+          *out = die;
+          return 0;
+        }
+    }
+  while (dwarf_siblingof (&die, &die) == 0);
+  return -1;
+}
+
 /* The function scopes of CU holding PC, innermost first, into a
    malloc'ed *CHAIN; return how many.  */
 static int
@@ -248,16 +295,10 @@ scopes_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc,
         (*chain)[i] = path[n - 1 - i];
       return *chain ? n : 0;
     }
-  /* The innermost function scope; past it dwarf_getscopes lists the
-     abstract definition's scopes, so its concrete outer scopes come from
-     dwarf_getscopes_die.  */
-  Dwarf_Die *scopes = NULL;
-  int n_scopes = dwarf_getscopes (cu, pc, &scopes);
-  int first = 0;
-  while (first < n_scopes && !is_function (&scopes[first]))
-    first++;
-  int n = first < n_scopes ? dwarf_getscopes_die (&scopes[first], chain) : 0;
-  free (scopes);
+  /* The innermost function scope, then its concrete outer scopes.  */
+  Dwarf_Die inner;
+  int n = function_scope_at (cu, pc, MAX_DEPTH, &inner) == 0
+          ? dwarf_getscopes_die (&inner, chain) : 0;
   return n > 0 ? n : 0;
 }
 
@@ -289,9 +330,16 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
         break;
       inner = &chain[i];
     }
+  if (n > 0 && out[n - 1].inlined)
+    call_position (cu, inner, &file, &line);
   free (chain);
-  if (n == 0 && max > 0)
+  if (n > 0 && out[n - 1].inlined && n == max)
+    out[n - 1].inlined = 0;     /* the frames past MAX are cut */
+  else if (n < max && (n == 0 || out[n - 1].inlined))
     {
+      /* No DWARF for PC, or a chain that ends inside an inlined scope
+         (corrupt DWARF, found by fuzz/symbols.c): the function is the
+         symbol table's.  */
       const char *name = dwfl_module_addrname (m, pc);
       out[n++] = (struct mp_frame) { name ? name : "??", file,
                                      (unsigned) line, 0 };
