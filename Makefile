@@ -5,12 +5,13 @@
 #   make check      install missing packages, build, run the testsuite
 #   make check-asan the same with the runtime and the test programs built
 #                   with -fsanitize=address,undefined (the runtime in
-#                   runtime/asan/, apart from the plain build)
+#                   runtime/asan/, apart from the plain build), after a
+#                   minute of fuzzing the symboliser (FUZZ_ASAN_TIME)
 #   make bench      overhead ratios against plain builds, in one run
 #   make check-real real programs from Debian's sources, plain and
 #                   profiled: the same output (REAL_PROGRAMS="w3m jq")
-#   make fuzz       install clang if missing, fuzz the runtime's parsers
-#                   (FUZZ_TIME seconds each)
+#   make fuzz       install clang if missing, fuzz what the runtime reads
+#                   (FUZZ_TIME seconds each; FUZZERS="symbols" for one)
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC       ?= gcc
@@ -100,6 +101,7 @@ check: check-deps all
 	exit $$st
 
 check-asan:
+	@$(MAKE) --no-print-directory fuzz FUZZERS=symbols FUZZ_TIME=$(FUZZ_ASAN_TIME)
 	@$(MAKE) --no-print-directory check SANITIZE=1
 
 # Not part of check: it downloads sources and takes minutes.  Its work,
@@ -114,28 +116,43 @@ bench: deps all
 	@sh bench/run.sh $(CURDIR)
 	@sh bench/outputs.sh $(CURDIR)
 
-# The parsers of what the runtime reads (MEMPROF, its paths), under
-# clang's libFuzzer with ASan and UBSan: fuzz/NAME.c is the harness,
-# testsuite/fuzz/NAME the seed corpus (scripts/fuzz.sh).
+# What the runtime reads from outside -- the parser of MEMPROF and of its
+# paths, and the modules' ELF and DWARF that the symboliser reads --
+# under clang's libFuzzer with ASan and UBSan: fuzz/NAME.c is the harness,
+# built with the runtime's files FUZZ_RT_NAME; testsuite/fuzz/NAME holds
+# the seed corpus and the inputs kept from past runs, and the symbols
+# fuzzer's seeds, shared objects, are built into $(FUZZ_DIR)/seeds/
+# (scripts/fuzz-seeds.sh, scripts/fuzz.sh).
 FUZZ_LLVM   ?= 14
 FUZZ_CC     ?= clang-$(FUZZ_LLVM)
 FUZZ_TIME   ?= 60
 FUZZ_DIR     = fuzz/build
-FUZZERS      = config path
+FUZZERS     ?= config path symbols
 FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_RT      = runtime/config.c runtime/fields.c
+FUZZ_RT_config  = runtime/config.c runtime/fields.c
+FUZZ_RT_path    = runtime/config.c runtime/fields.c
+FUZZ_RT_symbols = runtime/frames.c runtime/index.c
+FUZZ_LIBS_symbols = -ldw -lelf
+# check-asan fuzzes the symboliser this long (seconds) before its tests.
+FUZZ_ASAN_TIME ?= 60
 
-$(FUZZ_DIR)/%: fuzz/%.c $(FUZZ_RT) runtime/*.h
+.SECONDEXPANSION:
+$(FUZZ_DIR)/%: fuzz/%.c $$(FUZZ_RT_$$*) runtime/*.h
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_RT)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_RT_$*) $(FUZZ_LIBS_$*)
+
+$(FUZZ_DIR)/seeds/symbols: scripts/fuzz-seeds.sh fuzz/seeds/*
+	rm -rf $@
+	sh scripts/fuzz-seeds.sh $@
 
 fuzz-deps:
 	@FUZZ_LLVM=$(FUZZ_LLVM) sh scripts/deps.sh fuzz
 
 # The harnesses are built once the packages are there, even under -j.
 fuzz: fuzz-deps
-	@$(MAKE) --no-print-directory $(FUZZERS:%=$(FUZZ_DIR)/%)
+	@$(MAKE) --no-print-directory $(FUZZERS:%=$(FUZZ_DIR)/%) \
+	  $(if $(filter symbols,$(FUZZERS)),$(FUZZ_DIR)/seeds/symbols)
 	@sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZERS)
 
 install: all

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "config.h"
 #include "fields.h"
 
 /* More than any warning takes: two texts of at most 64 characters and

@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "guest.h"
+#include "internal.h"
+#include "symbols.h"
 
 typedef int (*backtrace_fn) (void **, int);
 

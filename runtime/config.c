@@ -8,7 +8,9 @@
    (control.c's).  A bad item gets one warning line naming it; the other
    items still apply and the program runs on.
 
-   Also here: the `%p' in MEMPROF's paths (mp_config_path), for output.c.  */
+   Also here: the `%p' in MEMPROF's paths (mp_config_path), for output.c,
+   and the settings of a process that must not read MEMPROF at all
+   (mp_config_secure), for init.c.  */
 
 #include <errno.h>
 #include <limits.h>
@@ -16,12 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "config.h"
 
 struct mp_config mp_config = {
   .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
   .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
   .init_heap_words = 0, .own_limit = 256ul << 20,
 };
+
+void
+mp_config_secure (struct mp_config *cfg)
+{
+  static char none[] = "";      /* report=none; never freed */
+  cfg->report_path = none;
+  cfg->sampling_rate = 0;
+}
 
 /* The longest value a number may be written with.  */
 #define NUMBER_MAX 64

@@ -17,7 +17,9 @@
 #include <sys/resource.h>
 #include "internal.h"
 #include "generations.h"
+#include "config.h"
 #include "fields.h"
+#include "init.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -20,7 +20,10 @@
    write(2), which is async-signal-safe.  So the summary holds the global
    counters and the largest sites (up to MEMPROF's sites=, at most
    MAX_SITES) by bytes allocated.  It goes to stderr, unless report=none;
-   the sampled profiles, which need the symboliser, are lost.
+   the sampled profiles, which need the symboliser, are lost.  A process
+   killed while it writes its files at exit removes their temporary
+   files (output.c), with unlink(2), which is async-signal-safe too: the
+   names keep what they had.
 
    The handlers are installed when the runtime starts, only for signals
    whose action is still the default: a signal the program ignores or
@@ -33,6 +36,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "config.h"
+#include "fatal.h"
+#include "output.h"
 
 #define MAX_SITES 64
 
@@ -174,6 +180,7 @@ on_fatal (int sig)
       for (;;)
         sigsuspend (&none);
     }
+  mp_output_remove_temps ();
   if (!(mp_config.report_path && mp_config.report_path[0] == '\0'))
     write_summary (sig);
   signal (sig, SIG_DFL);

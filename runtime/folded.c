@@ -10,6 +10,8 @@
 
 #include <stdlib.h>
 #include "internal.h"
+#include "output.h"
+#include "symbols.h"
 
 static void
 write_name (FILE *out, const char *name)

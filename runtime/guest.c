@@ -33,6 +33,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "guest.h"
+#include "config.h"
+#include "symbols.h"
 
 #define WORD_MASK (~MP_GUEST_TAG_MASK)
 #define BAD_WORD WORD_MASK      /* a word the provider gave too large */

@@ -7,6 +7,7 @@
 
 #include <string.h>
 #include "internal.h"
+#include "output.h"
 #include "html-template.h"
 
 #define MARKER "@MEMPROF_JSON@"

@@ -4,26 +4,55 @@
    if a constructor of the program allocates earlier.  Starting reads
    MEMPROF and arranges for the report at exit.  Boehm itself is started
    only when the program first uses the GC family (generations.c), so a
-   malloc-only program pays nothing for it.  */
+   malloc-only program pays nothing for it.
+
+   MEMPROF is not read by a process that must not trust its environment:
+   one the kernel started in secure mode (AT_SECURE: set-user-ID,
+   set-group-ID, or given capabilities), which then gets no report at
+   all (config.c's mp_config_secure), and one whose program defined
+   mp_ignore_environment (memprof.h), which gets the defaults.  */
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
+#include "config.h"
+#include "fatal.h"
+#include "init.h"
+#include "output.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
-/* See internal.h.  */
+/* See init.h.  */
 uint64_t mp_random_key;
+
+/* memprof.h's, read through a weak reference: null unless the program
+   defines it.  */
+extern const int mp_ignore_environment __attribute__ ((weak));
+
+/* MEMPROF, or NULL if the process must not read it (see above).  */
+static const char *
+memprof_variable (void)
+{
+  if (getauxval (AT_SECURE) != 0)
+    {
+      mp_config_secure (&mp_config);
+      return NULL;
+    }
+  if (&mp_ignore_environment != NULL && mp_ignore_environment)
+    return NULL;
+  return secure_getenv ("MEMPROF");
+}
 
 static void
 start (void)
 {
   mp_start_pid = getpid ();
   mp_timeline_start ();
-  mp_config_parse (getenv ("MEMPROF"), &mp_config, mp_control_preset,
+  mp_config_parse (memprof_variable (), &mp_config, mp_control_preset,
                    mp_warn);
   uint64_t seed;
   if (getrandom (&seed, sizeof seed, GRND_NONBLOCK) != sizeof seed)

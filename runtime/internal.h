@@ -381,7 +381,7 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
   return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
 
-/* callstack.c, symbols.c */
+/* callstack.c */
 struct mp_callstack
 {
   const uintptr_t *ras;         /* return addresses, innermost first */
@@ -393,12 +393,6 @@ struct mp_callstack
 
 size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
 void mp_callstack_release (mp_callstack *cs);
-size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
-                     struct mp_frame *out, size_t max);
-/* The frames at return address RA, innermost first, the last one not
-   inlined: *FRAMES points into a cache that lives as long as the
-   process.  */
-size_t mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames);
 
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
@@ -474,19 +468,6 @@ double mp_uptime (void);        /* seconds since the runtime started */
 void mp_timeline_note (void);
 size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
 
-/* output.c */
-extern pid_t mp_start_pid;      /* the process that started the runtime:
-                                   set once at start, then only read */
-
-/* json.c, folded.c, pprof.c: each writes its form of the report to OUT
-   and returns 0, or -1 (errno set) if it ran out of memory.  */
-int mp_write_json (FILE *out);
-int mp_write_folded (FILE *out);
-int mp_write_pprof (FILE *out);
-/* html.c: the HTML page up to where the JSON report goes, to OUT; the
-   rest of the page, to write after the JSON.  */
-const char *mp_html_head (FILE *out);
-
 /* space.c: the space profiles into *ALL (malloc'ed, NULL if none),
    sorted as mp_space_profile_foreach gives them; 0, or -1 without
    memory.  */
@@ -517,7 +498,9 @@ void mp_control_boehm_setup (void);
 /* fields.c: MEMPROF's name KEY of a control field, or -1.  */
 int mp_control_find (const char *key, size_t len);
 
-/* messages.c: print a GC message if FLAG is among the verbose flags.  */
+/* messages.c: a warning, one line on stderr after `memprof: '; and a GC
+   message, if FLAG is among the verbose flags.  */
+void mp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 void mp_gc_message (long flag, const char *fmt, ...)
   __attribute__ ((format (printf, 2, 3)));
 
@@ -558,57 +541,7 @@ void mp_sites_fork (enum mp_fork_step step);
 void mp_symbols_fork (enum mp_fork_step step);
 void mp_callstack_fork (enum mp_fork_step step);
 
-/* ---- init.c / config.c / report.c ------------------------------------- */
-
-void mp_init (void);
-
-/* The report's sections (MEMPROF's sections=).  */
-enum
-{
-  MP_SECTION_STAT = 1, MP_SECTION_ALLOC = 2, MP_SECTION_SITES = 4,
-  MP_SECTION_FUNCTIONS = 8, MP_SECTION_STACKS = 16, MP_SECTIONS_ALL = 31
-};
-
-/* Settings from MEMPROF, but for the control record's (control.c);
-   written once by mp_init, read-only after.  */
-struct mp_config
-{
-  char *report_path;     /* NULL: stderr; "" : no report */
-  char *pprof_path, *folded_path, *json_path, *html_path;
-                         /* the other forms, NULL: not written */
-  unsigned long sites;   /* per-site lines in the report; 0: all */
-  unsigned long functions;  /* space profiles in the report; 0: all */
-  double sampling_rate;  /* the report's sampling; 0: off */
-  unsigned long callstack_size;  /* frames per sampled call stack */
-  unsigned long stacks;  /* call stacks in each report section; 0: all */
-  unsigned sections;     /* MP_SECTION_* bits */
-  unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
-  unsigned long own_limit;  /* bytes for the sampling tables (own.c) */
-  unsigned vm_frames;    /* MP_VM_FRAMES_*: a guest language's frames */
-};
-
-/* Where a guest language's frames show (guest.c): among the C frames of
-   the VM's entry function, in their place, or not at all.  */
-enum { MP_VM_FRAMES_INTERLEAVE, MP_VM_FRAMES_INSTEAD, MP_VM_FRAMES_OFF };
-extern struct mp_config mp_config;
-
-void mp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
-
-/* MEMPROF's parser has no effect but on *CFG: the control fields it
-   reads go to PRESET (0, or -1 for a value out of range) and its
-   warnings to WARN, so that fuzz/ can run it as often as it likes.  The
-   runtime's are mp_control_preset and mp_warn.  */
-typedef int mp_preset_fn (int field, long value);
-typedef void mp_warn_fn (const char *fmt, ...)
-  __attribute__ ((format (printf, 1, 2)));
-void mp_config_parse (const char *text, struct mp_config *cfg,
-                      mp_preset_fn *preset, mp_warn_fn *warn);
-
-/* PATH, a path of MEMPROF's, with `%p' and `%%' expanded for process
-   PID, and `.PID' appended if FORKED and it has no `%p'; NULL without
-   memory.  */
-char *mp_config_path (const char *path, long pid, int forked);
-void mp_report_at_exit (void);
+/* ---- sites.c ---------------------------------------------------------- */
 
 /* Sum the counters of one site over all threads; IDs from 1.  */
 void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);

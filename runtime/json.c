@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "config.h"
+#include "output.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
 

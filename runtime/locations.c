@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include "internal.h"
+#include "symbols.h"
 
 static int
 same (size_t item, void *ctx)

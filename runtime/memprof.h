@@ -763,9 +763,22 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
      json=PATH          also write the JSON report (doc/report-json.md)
      html=PATH          also write a self-contained HTML report
                         In every PATH, %p is the pid and %% a %; a forked
-                        child given a PATH without %p writes PATH.PID.  A
-                        file that cannot be written gets a warning (the
-                        text report then goes to stderr).
+                        child given a PATH without %p writes PATH.PID.
+   Each file is written at exit to a new file beside it, PATH.tmpXXXXXX
+   (made with O_EXCL, mode 0666 less the umask), then renamed over PATH:
+   so PATH's directory must be writable, a symlink at PATH is replaced,
+   not followed, and PATH is never left half-written.  A file that
+   cannot be written whole (a full disk, a write error, RLIMIT_FSIZE) is
+   removed, PATH keeps what it had, and one warning line names PATH and
+   the reason; the text report then goes to stderr, whole.  SIGXFSZ is
+   ignored while the files are written if the program left it at its
+   default, which would kill the process.  A PATH that is a character
+   device or a FIFO, or the file stdout or stderr is open on (/dev/null,
+   a terminal, /dev/stdout), is written in place, after what stdout and
+   stderr buffered.  A process that dies by one of the signals whose
+   summary memprof writes (abort, SIGSEGV, SIGTERM, ...) while it writes
+   its files removes the temporary ones, with unlink(2), which is
+   async-signal-safe; SIGKILL, or another signal that kills, leaves them.
    Sampling:
      sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
                         0: off)
@@ -793,6 +806,33 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
    that is not a number or is out of range) gets one warning line on
    stderr naming it; the other items still apply, and the program runs
    on.  When a key comes twice, the last one counts.  */
+
+/* Who may steer the runtime.  MEMPROF is read once, at start-up, but
+   not in these two cases.
+
+   Secure mode: a process the kernel starts with AT_SECURE set
+   (set-user-ID or set-group-ID, or given file capabilities) does not
+   read MEMPROF at all, as glibc ignores MALLOC_CHECK_ and its tunables
+   there.  Its environment and its stderr belong to the user who started
+   it, not to the one it runs as, so it writes no report, no other form
+   and no fatal-signal summary, anywhere, and the report's sampling is
+   off (symbolising its call stacks would have libdw read debug files
+   and ask the debuginfod servers named in DEBUGINFOD_URLS).  It still
+   counts, and the program may call mp_report or mp_memprof_start
+   itself.
+
+   A build that must never be steered by its environment defines, in
+   one of its files (in C++, after including this header, so that it
+   has C linkage and is not static):
+
+       const int mp_ignore_environment = 1;
+
+   The runtime then never reads MEMPROF: every setting keeps its
+   default, the report on stderr included.  The runtime reads this
+   variable through a weak reference, with the static library and the
+   shared one alike, so a program that does not define it, or defines it
+   to 0, reads MEMPROF.  */
+extern const int mp_ignore_environment;
 
 #ifdef __cplusplus
 }

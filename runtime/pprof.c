@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include "internal.h"
+#include "config.h"
+#include "output.h"
 
 /* A growing byte buffer; `failed' once memory ran out.  */
 struct buf

@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "guest.h"
+#include "internal.h"
+#include "config.h"
 
 struct mp_profile_stack
 {

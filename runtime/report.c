@@ -13,6 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "guest.h"
+#include "internal.h"
+#include "config.h"
 
 _Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
                 "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");

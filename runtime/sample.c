@@ -41,6 +41,8 @@
 #include "internal.h"
 #include "guest.h"
 #include "generations.h"
+#include "config.h"
+#include "init.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
    small that a gap would not fit in sample_left).  */

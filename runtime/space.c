@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "symbols.h"
 
 struct function
 {

@@ -1,29 +1,22 @@
 /* symbols.c -- from a return address to the frames a debugger shows
-   there: function, file and line, inlined frames included.
+   there: function, file and line, inlined frames included (frames.c).
 
-   elfutils' libdwfl finds the module of an address and its DWARF; for the
-   address, dwarf_getscopes lists the scopes that hold it, innermost
-   first; from the innermost function scope, dwarf_getscopes_die gives its
-   concrete outer scopes.  Each DW_TAG_inlined_subroutine among them is a
-   frame that GCC inlined into the next one out: the innermost frame's
-   position is the line-table row for the address, each outer frame's the
-   DW_AT_call_file and DW_AT_call_line of the inlined scope inside it; the
-   chain ends at the DW_TAG_subprogram.  A module without DWARF gives one frame, named from
-   its symbol table.
+   libdwfl finds the module of an address among those of the process, as
+   /proc/self/maps lists them.  The first lookup reads the process's
+   modules (some tens of ms); later ones are cached per address, so each
+   distinct address is looked up once.  Everything here is under `lock`;
+   the strings are libdw's and live as long as the process, since `dwfl`
+   is never ended.  */
 
-   The first lookup reads the process's modules (some tens of ms); later
-   ones are cached per address, so each distinct address is looked up
-   once.  Everything here is under `lock`; the strings are libdw's and
-   live as long as the process, since `dwfl` is never ended.  */
-
-#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
-#include <dwarf.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "guest.h"
+#include "internal.h"
+#include "frames.h"
+#include "symbols.h"
 
 struct symbolised
 {
@@ -43,18 +36,14 @@ static size_t n_cached, cap_cached;
 static struct mp_index cache_index;
 static uintptr_t sought;        /* the address `same_pc' compares with */
 
-static char *debuginfo_path;
-static const Dwfl_Callbacks callbacks = {
-  .find_elf = dwfl_linux_proc_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
-  .debuginfo_path = &debuginfo_path,
-};
+/* The units of dwfl's modules listed so far (frames.c).  */
+static struct mp_units units;
 
 /* (Re)report the modules mapped now: those dlopen'ed since show up.  */
 static int
 report_modules (void)
 {
-  if (dwfl == NULL && (dwfl = dwfl_begin (&callbacks)) == NULL)
+  if (dwfl == NULL && (dwfl = dwfl_begin (&mp_module_callbacks)) == NULL)
     return -1;
   dwfl_report_begin_add (dwfl);
   int rc = dwfl_linux_proc_report (dwfl, getpid ());
@@ -74,281 +63,12 @@ module_of (uintptr_t pc)
   return m;
 }
 
-static const char *
-die_name (Dwarf_Die *die)
-{
-  Dwarf_Attribute a;
-  const char *name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &a));
-  return name ? name : "??";
-}
-
-static int
-is_function (Dwarf_Die *die)
-{
-  int tag = dwarf_tag (die);
-  return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
-}
-
-/* The call position recorded in inlined scope DIE of CU.  */
-static void
-call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file,
-               unsigned *line)
-{
-  Dwarf_Attribute a;
-  Dwarf_Word v;
-  Dwarf_Files *files;
-  size_t n;
-  *line = dwarf_formudata (dwarf_attr (die, DW_AT_call_line, &a), &v) == 0
-          ? (unsigned) v : 0;
-  *file = NULL;
-  if (dwarf_formudata (dwarf_attr (die, DW_AT_call_file, &a), &v) == 0
-      && dwarf_getsrcfiles (cu, &files, &n) == 0 && v < n)
-    *file = dwarf_filesrc (files, v, NULL, NULL);
-}
-
-/* ---- scopes by address ------------------------------------------------
-
-   dwarf_getscopes walks a unit's whole tree of DIEs for each address,
-   which is quadratic for a large unit (100 000 call sites in one file
-   take minutes).  So each unit's top-level functions are listed once,
-   sorted by address range; an address finds its function by binary
-   search.  A function's own child scopes (inlined subroutines and
-   lexical blocks) are listed the same way at the first lookup in each
-   of its ranges, since a
-   function with many call sites has as many DW_TAG_call_site children
-   to step over; deeper scopes are few and are walked.  Functions that
-   are not at the top level (C++ namespaces and classes) are not listed:
-   their addresses take dwarf_getscopes.  */
-
-struct range
-{
-  Dwarf_Addr low, high;
-  Dwarf_Die die;
-  struct range *inner;          /* a function's child scopes, by low
-                                   (unused in the child scopes' own) */
-  ptrdiff_t n_inner;            /* how many; -1 until listed */
-};
-
-struct unit
-{
-  struct unit *next;            /* bucket chain */
-  const void *key;              /* the unit DIE's address in the data */
-  struct range *ranges;         /* its functions, by low; NULL if none */
-  ptrdiff_t n;
-};
-
-static struct unit *units[1024];
-
-static int
-by_low (const void *a, const void *b)
-{
-  const struct range *x = a, *y = b;
-  return (x->low > y->low) - (x->low < y->low);
-}
-
-static int
-is_subprogram_tag (int tag)
-{
-  return tag == DW_TAG_subprogram;
-}
-
-static int
-is_scope_tag (int tag)
-{
-  return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block;
-}
-
-/* The children of PARENT whose tag WANTED accepts, one entry per address
-   range, sorted, into *OUT (NULL if none); return how many, or -1
-   without memory.  */
-static ptrdiff_t
-list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
-{
-  Dwarf_Die die;
-  size_t n = 0, cap = 0;
-  *out = NULL;
-  if (dwarf_child (parent, &die) != 0)
-    return 0;
-  do
-    {
-      if (!wanted (dwarf_tag (&die)))
-        continue;
-      Dwarf_Addr base, low, high;
-      for (ptrdiff_t off = 0;
-           (off = dwarf_ranges (&die, off, &base, &low, &high)) > 0;)
-        {
-          /* GCC emits empty ranges; one could tie with a real range
-             on low and hide it from range_at.  */
-          if (low >= high)
-            continue;
-          if (mp_reserve (out, &cap, n, sizeof **out) != 0)
-            {
-              free (*out);
-              *out = NULL;
-              return -1;
-            }
-          (*out)[n++] = (struct range) { low, high, die, NULL, -1 };
-        }
-    }
-  while (dwarf_siblingof (&die, &die) == 0);
-  /* Not even an empty array may be null for qsort.  */
-  if (n > 0)
-    qsort (*out, n, sizeof **out, by_low);
-  return (ptrdiff_t) n;
-}
-
-/* The one of the N sorted RANGES that holds PC, or NULL.  */
-static struct range *
-range_at (struct range *ranges, ptrdiff_t n, Dwarf_Addr pc)
-{
-  ptrdiff_t lo = 0, hi = n;     /* the first range past PC */
-  while (lo < hi)
-    {
-      ptrdiff_t mid = lo + (hi - lo) / 2;
-      if (ranges[mid].low <= pc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo > 0 && pc < ranges[lo - 1].high ? &ranges[lo - 1] : NULL;
-}
-
-/* The top-level function of CU holding PC, or NULL.  */
-static struct range *
-function_at (Dwarf_Die *cu, Dwarf_Addr pc)
-{
-  struct unit **head = &units[((uintptr_t) cu->addr >> 4) % 1024];
-  struct unit *u = *head;
-  while (u && u->key != cu->addr)
-    u = u->next;
-  if (u == NULL && (u = calloc (1, sizeof *u)) != NULL)
-    {
-      u->key = cu->addr;
-      u->n = list_ranges (cu, is_subprogram_tag, &u->ranges);
-      u->next = *head;
-      *head = u;
-    }
-  return u ? range_at (u->ranges, u->n, pc) : NULL;
-}
-
-/* The child scope of PARENT that holds PC into *OUT; 0, or -1.  */
-static int
-child_scope_at (const Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out)
-{
-  Dwarf_Die die, p = *parent;
-  if (dwarf_child (&p, &die) != 0)
-    return -1;
-  do
-    if (is_scope_tag (dwarf_tag (&die)) && dwarf_haspc (&die, pc) == 1)
-      {
-        *out = die;
-        return 0;
-      }
-  while (dwarf_siblingof (&die, &die) == 0);
-  return -1;
-}
-
-/* Function F's child scope that holds PC into *OUT; 0, or -1.  */
-static int
-listed_scope_at (struct range *f, Dwarf_Addr pc, Dwarf_Die *out)
-{
-  if (f->n_inner < 0)
-    f->n_inner = list_ranges (&f->die, is_scope_tag, &f->inner);
-  if (f->n_inner < 0)           /* no memory: walk them */
-    return child_scope_at (&f->die, pc, out);
-  struct range *r = range_at (f->inner, f->n_inner, pc);
-  if (r == NULL)
-    return -1;
-  *out = r->die;
-  return 0;
-}
-
-/* Function F, then the inlined scopes inside it that hold PC, outermost
-   first, into CHAIN (at most MAX); return how many.  */
-static int
-inlined_at (struct range *f, Dwarf_Addr pc, Dwarf_Die *chain, int max)
-{
-  int n = 0;
-  Dwarf_Die die;
-  chain[n++] = f->die;
-  for (int found = listed_scope_at (f, pc, &die); found == 0;
-       found = child_scope_at (&die, pc, &die))
-    if (dwarf_tag (&die) == DW_TAG_inlined_subroutine && n < max)
-      chain[n++] = die;
-  return n;
-}
-
-/* The function scopes of CU holding PC, innermost first, into a
-   malloc'ed *CHAIN; return how many.  */
-static int
-scopes_at (Dwarf_Die *cu, Dwarf_Addr pc, Dwarf_Die **chain)
-{
-  struct range *fn = function_at (cu, pc);
-  if (fn != NULL)
-    {
-      Dwarf_Die path[64];
-      int n = inlined_at (fn, pc, path, 64);
-      *chain = malloc ((size_t) n * sizeof **chain);
-      for (int i = 0; *chain && i < n; i++)
-        (*chain)[i] = path[n - 1 - i];
-      return *chain ? n : 0;
-    }
-  /* The innermost function scope; past it dwarf_getscopes lists the
-     abstract definition's scopes, so its concrete outer scopes come from
-     dwarf_getscopes_die.  */
-  Dwarf_Die *scopes = NULL;
-  int n_scopes = dwarf_getscopes (cu, pc, &scopes);
-  int first = 0;
-  while (first < n_scopes && !is_function (&scopes[first]))
-    first++;
-  int n = first < n_scopes ? dwarf_getscopes_die (&scopes[first], chain) : 0;
-  free (scopes);
-  return n > 0 ? n : 0;
-}
-
 /* Up to MAX frames of PC into OUT; return how many.  */
 static size_t
 frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
 {
   Dwfl_Module *m = module_of (pc);
-  if (m == NULL)
-    return 0;
-  const char *file = NULL;
-  int line = 0;
-  Dwfl_Line *l = dwfl_module_getsrc (m, pc);
-  if (l)
-    file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
-  Dwarf_Addr bias;
-  Dwarf_Die *cu = dwfl_module_addrdie (m, pc, &bias);
-  Dwarf_Die *chain = NULL;
-  int n_chain = cu ? scopes_at (cu, pc - bias, &chain) : 0;
-  size_t n = 0;
-  Dwarf_Die *inner = NULL;      /* the frame pushed last */
-  for (int i = 0; i < n_chain && n < max; i++)
-    {
-      if (!is_function (&chain[i]))
-        continue;
-      if (inner != NULL)
-        {
-          unsigned call_line;
-          call_position (cu, inner, &file, &call_line);
-          line = (int) call_line;
-        }
-      int inlined = dwarf_tag (&chain[i]) == DW_TAG_inlined_subroutine;
-      out[n++] = (struct mp_frame) { die_name (&chain[i]), file,
-                                     (unsigned) line, inlined };
-      if (!inlined)
-        break;
-      inner = &chain[i];
-    }
-  free (chain);
-  if (n == 0 && max > 0)
-    {
-      const char *name = dwfl_module_addrname (m, pc);
-      out[n++] = (struct mp_frame) { name ? name : "??", file,
-                                     (unsigned) line, 0 };
-    }
-  return n;
+  return m ? mp_module_frames (&units, m, pc, out, max) : 0;
 }
 
 static int

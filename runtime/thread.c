@@ -11,6 +11,7 @@
 #include <string.h>
 #include "internal.h"
 #include "generations.h"
+#include "init.h"
 
 #define GC_THREADS
 #include <gc.h>
