@@ -30,3 +30,4 @@ main (int argc, char **argv)
 /* { dg-final { scan-file-empty out.folded } } */
 /* { dg-final { scan-pprof out.pb.gz "-raw" "^Samples:\nalloc_objects/count alloc_space/bytes inuse_objects/count inuse_space/bytes\\\[dflt\\\]\nLocations\n" } } */
 /* { dg-final { scan-html out.html "^selftest: pass zoomed=- boxes=0 functions=0 sites=0 screenshot=\[1-9\]\[0-9\]*$" } } */
+/* { dg-final { scan-html-json out.html out.json } } */

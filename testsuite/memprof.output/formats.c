@@ -84,5 +84,7 @@ main (void)
 /* { dg-final { scan-pprof out.pb.gz "-raw" "^PeriodType: space bytes\nPeriod: 8$" } } */
 /* { dg-final { scan-pprof out.pb.gz "-sample_index=alloc_space -unit=B -top" "of 21200B total" } } */
 /* { dg-final { scan-pprof out.pb.gz "-sample_index=inuse_objects -top" "of 1000 total" } } */
-/* HTML: renders, and its flame graph zooms on a click.  */
+/* HTML: renders, its flame graph zooms on a click, and it shows the
+   numbers of the JSON.  */
 /* { dg-final { scan-html out.html "^selftest: pass zoomed=\[^ \]+ boxes=\[1-9\]\[0-9\]* functions=\[1-9\]\[0-9\]* sites=3 screenshot=\[1-9\]\[0-9\]*$" } } */
+/* { dg-final { scan-html-json out.html out.json } } */
