@@ -74,6 +74,8 @@ main (void)
 /* { dg-final { scan-file out.json "^\{\"function\":\"make_pair\",\"samples\":2000,\"exclusive\":\{\"allocated\":16000,\"count\":1000,\"overhead\":16000,\"copied\":32000,\"copies\":\\\[16000,16000,0,0\\\],\"live\":16000,\"kinds\":\{\"normal\":\{\"allocated\":\{\"count\":1000,\"data\":16000,\"overhead\":16000\},\"copies\":\\\[\{\"count\":1000,\"data\":16000,\"overhead\":16000\},\{\"count\":1000," } } */
 /* { dg-final { scan-file out.json "^,\{\"function\":\"strs\",\"samples\":650,\"exclusive\":\{\"allocated\":5200,\"count\":50,\"overhead\":400,\"copied\":0,\"copies\":\\\[0,0,0,0\\\],\"live\":0,\"kinds\":\{\"malloc\":" { target { ! asan } } } } */
 /* { dg-final { scan-file out.json "^\{\"frames\":\\\[\[0-9,\]+\\\],\"kind\":\"normal\",\"samples\":2000,\"allocated\":16000,\"allocated_count\":1000,\"live\":16000,\"live_count\":1000,\"promoted\":16000\}" } } */
+/* The malloc blocks, all freed: none live, whatever was allocated.  */
+/* { dg-final { scan-file out.json "^,\{\"frames\":\\\[\[0-9,\]+\\\],\"kind\":\"malloc\",\"samples\":650,\"allocated\":5200,\"allocated_count\":50,\"live\":0,\"live_count\":0,\"promoted\":0\}" } } */
 /* { dg-final { scan-file out.json "^,?\{\"function\":\"make_pair\",\"file\":\"\[^\"\]*formats.c\",\"line\":18,\"inlined\":true\}$" } } */
 /* { dg-final { scan-file out.json "^,?\{\"t\":\[0-9.e-\]+,\"heap_words\":\[1-9\]\[0-9\]*,\"live_words\":\[1-9\]\[0-9\]*,\"minor_collections\":2,\"major_collections\":2\}(\\\]\})?$" } } */
 /* pprof, read by go tool pprof: exact values, and make_pair as an
