@@ -68,7 +68,15 @@ parse () {
             for (i = 1; i <= 5; i++)
                 print f[i]
         }
-        END { exit bad }' "$LIST"
+        END {
+            k = split (only, want, " ")
+            for (i = 1; i <= k; i++)
+                if (!(want[i] in seen)) {
+                    printf "%s: no mutation named %s\n", FILENAME, want[i] > "/dev/stderr"
+                    bad = 1
+                }
+            exit bad
+        }' "$LIST"
 }
 
 # RUNTESTFLAGS for TESTS (AREA.exp and AREA.exp=TEST.c words, read on
@@ -103,7 +111,7 @@ failures () {
     echo "${f:-0} failed"
 }
 
-parse "$@" >/dev/null || die "fix $LIST first"
+parse "$@" >/dev/null || die "nothing done: fix the list or the names given"
 MUTATIONS=$WORK/mutations
 rm -rf "$WORK"
 mkdir -p "$SRC" || die "cannot make $SRC"
