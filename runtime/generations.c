@@ -387,6 +387,7 @@ setup (void)
      allocation.  */
   GC_allow_register_threads ();
   mp_hooks_install (0);
+  mp_marks_setup ();
   /* Boehm's initial heap was made by GC_init, before we could see it.  */
   mp_add (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());
