@@ -67,6 +67,10 @@ $(RT_DIR)/%.o: runtime/%.c runtime/*.h
 	@mkdir -p $(RT_DIR)
 	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@ $<
 
+# C++'s operator new may throw through cxx.c's frames: its cleanups
+# must run then.
+$(RT_DIR)/cxx.o: CFLAGS_RT += -fexceptions
+
 # The HTML report's template, carried in the runtime as a string; its
 # JSON marker must be there exactly once.
 runtime/html-template.h: runtime/report.html scripts/embed.sh
@@ -139,8 +143,8 @@ FUZZ_DIR     = fuzz/build
 FUZZERS     ?= config path symbols
 FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_RT_config  = runtime/config.c runtime/fields.c
-FUZZ_RT_path    = runtime/config.c runtime/fields.c
+FUZZ_RT_config  = runtime/config.c runtime/fields.c runtime/alloc.c
+FUZZ_RT_path    = runtime/config.c runtime/fields.c runtime/alloc.c
 FUZZ_RT_symbols = runtime/frames.c runtime/index.c
 FUZZ_LIBS_symbols = -ldw -lelf
 # check-asan fuzzes the symboliser this long (seconds) before its tests.

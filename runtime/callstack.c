@@ -97,10 +97,12 @@ mp_callstack_fork (enum mp_fork_step step)
 static int
 unwind (uintptr_t *buf, size_t max)
 {
+  mp_quiet_begin ();             /* dlopen's and libunwind's allocations */
   pthread_once (&unwinder_once, find_unwinder);
   atomic_fetch_add (&capturing, 1);
   int n = atomic_load (&forking) ? 0 : unwinder ((void **) buf, (int) max);
   atomic_fetch_sub (&capturing, 1);
+  mp_quiet_end ();
   return n;
 }
 

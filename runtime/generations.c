@@ -401,7 +401,10 @@ setup (void)
 int
 mp_gc_setup (void)
 {
+  mp_quiet_begin ();            /* Boehm's allocations (its markers' TLS)
+                                   are not the program's */
   pthread_once (&setup_once, setup);
+  mp_quiet_end ();
   return started_boehm;
 }
 

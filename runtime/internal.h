@@ -475,12 +475,6 @@ int mp_space_profiles (struct mp_space_profile **all, size_t *n);
 void mp_space_report (FILE *out, size_t top);
 const char *mp_source_name (enum mp_source source);
 
-/* ---- libc.c (boehm.c's part is in boehm.h) ---------------------------- */
-
-void mp_libc_setup (uint64_t seed);
-void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
-                           void *p);
-
 /* collect.c */
 extern mp_counter mp_compactions, mp_forced_majors;
 void mp_collect_minor (void);
@@ -541,11 +535,6 @@ void mp_sites_fork (enum mp_fork_step step);
 void mp_symbols_fork (enum mp_fork_step step);
 void mp_callstack_fork (enum mp_fork_step step);
 
-/* ---- sites.c ---------------------------------------------------------- */
-
-/* Sum the counters of one site over all threads; IDs from 1.  */
-void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);
-unsigned mp_site_count (void);
-const struct mp_site *mp_site_by_number (unsigned id);
+#include "alloc.h"
 
 #endif

@@ -206,6 +206,10 @@ struct mp_site_info
   const struct mp_inlined *inlined;
   struct mp_alloc_stats stats;          /* the per-call counters */
   double minor_words, major_words;      /* GC words allocated here */
+  int not_rewritten;       /* a call the plugin did not rewrite, caught by
+                              the runtime's own malloc family: FILE,
+                              LINE and FUNCTION are the calling
+                              address's, CALLEE the function called */
 };
 
 /* The global counters.  */
@@ -791,6 +795,13 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
                         allocator statistics show the figures
      vm_frames=MODE     a language VM's frames (mp_set_frame_provider):
                         interleave (the default), instead, or off
+   The calls no rewritten site made:
+     interpose=B        1 (the default): the runtime's malloc family, C++
+                        operators and dlclose, in front of the C and C++
+                        libraries', count them at a site of their calling
+                        address (mp_site_info's not_rewritten); 0: they
+                        pass them on uncounted.  Under ASan, 0 whatever
+                        it says.
    The collector: each field of struct mp_control, by its long name or by
    OCaml's letter, with the same ranges:
      s  minor_heap_size          i  major_heap_increment
