@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "boehm.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -4,6 +4,7 @@
 #ifndef MEMPROF_FOREIGN_H
 #define MEMPROF_FOREIGN_H
 
+#include "fork.h"
 #include "internal.h"
 
 /* What the interposed function was: the site's callee.  */

@@ -11,8 +11,9 @@
    (tracked.c's, finalise.c's, profile.c's and timeline.c's), and none of
    ours is ever held while calling Boehm (control.c and finalise.c take
    care of that).  tracked.c's lock is held while taking profile.c's; the
-   others hold no other lock.  Last, the captures under way in libunwind
-   (callstack.c).
+   others hold no other lock.  Last, libunwind's locks: the captures
+   under way, and the exits of the threads that captured, which give
+   libunwind's caches back (callstack.c).
 
    glibc runs prepare handlers in the reverse order of their
    registration.  Ours is registered when the runtime starts, from a
@@ -44,7 +45,9 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include "guest.h"
+#include "callstack.h"
 #include "foreign.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>

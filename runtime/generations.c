@@ -50,6 +50,7 @@
 #include "internal.h"
 #include "generations.h"
 #include "marks.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>

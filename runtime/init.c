@@ -27,6 +27,7 @@
 #include "fatal.h"
 #include "init.h"
 #include "output.h"
+#include "fork.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 

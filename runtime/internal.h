@@ -381,19 +381,6 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
   return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
 
-/* callstack.c */
-struct mp_callstack
-{
-  const uintptr_t *ras;         /* return addresses, innermost first */
-  size_t n_ras;
-  size_t limit;                 /* frames wanted at most */
-  struct mp_frame *frames;      /* NULL until asked for */
-  size_t n_frames;
-};
-
-size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
-void mp_callstack_release (mp_callstack *cs);
-
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
 struct mp_field
@@ -508,32 +495,6 @@ void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
 
 /* fatal.c */
 void mp_fatal_setup (void);
-
-/* ---- fork.c ----------------------------------------------------------- */
-
-/* The steps of a fork, for each file's handler: PREPARE takes its locks,
-   in the order fork.c gives; PARENT and CHILD release them, and CHILD
-   also abandons what the threads that did not follow were doing.  */
-enum mp_fork_step { MP_FORK_PREPARE, MP_FORK_PARENT, MP_FORK_CHILD };
-void mp_fork_setup (void);
-void mp_fork_mutex (pthread_mutex_t *lock, enum mp_fork_step step);
-/* The locks of tracked.c, profile.c, timeline.c and finalise.c,
-   which the collector takes holding Boehm's lock, are taken and released
-   through these; the collector's callback is bracketed by enter and
-   leave.  See fork.c.  */
-void mp_collector_lock (pthread_mutex_t *lock);
-void mp_collector_unlock (pthread_mutex_t *lock);
-void mp_collector_enter (void);
-void mp_collector_leave (void);
-void mp_control_fork (enum mp_fork_step step);
-void mp_finalise_fork (enum mp_fork_step step);
-void mp_tracked_fork (enum mp_fork_step step);
-void mp_profile_fork (enum mp_fork_step step);
-void mp_timeline_fork (enum mp_fork_step step);
-void mp_sample_fork (enum mp_fork_step step);
-void mp_sites_fork (enum mp_fork_step step);
-void mp_symbols_fork (enum mp_fork_step step);
-void mp_callstack_fork (enum mp_fork_step step);
 
 #include "alloc.h"
 

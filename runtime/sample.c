@@ -43,6 +43,8 @@
 #include "generations.h"
 #include "config.h"
 #include "init.h"
+#include "callstack.h"
+#include "fork.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
    small that a gap would not fit in sample_left).  */

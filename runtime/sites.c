@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "fork.h"
 #include "sites.h"
 
 /* Charged for descriptors of another ABI and for sites past the slots

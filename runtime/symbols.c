@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "frames.h"
 #include "symbols.h"
+#include "fork.h"
 
 struct symbolised
 {
