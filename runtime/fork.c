@@ -44,6 +44,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include "guest.h"
+#include "finalise.h"
 
 #define GC_THREADS
 #include <gc.h>

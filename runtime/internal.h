@@ -301,10 +301,6 @@ void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
 
-/* finalise.c */
-void mp_finalise_after_reclaim (int full);
-void mp_finalise_deliver (void);
-
 /* profile.c */
 
 /* The estimates of one call stack (and kind) of the report's profile.  */
@@ -532,7 +528,6 @@ void mp_collector_unlock (pthread_mutex_t *lock);
 void mp_collector_enter (void);
 void mp_collector_leave (void);
 void mp_control_fork (enum mp_fork_step step);
-void mp_finalise_fork (enum mp_fork_step step);
 void mp_tracked_fork (enum mp_fork_step step);
 void mp_profile_fork (enum mp_fork_step step);
 void mp_timeline_fork (enum mp_fork_step step);

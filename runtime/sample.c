@@ -41,6 +41,7 @@
 #include "internal.h"
 #include "guest.h"
 #include "generations.h"
+#include "finalise.h"
 #include "config.h"
 #include "init.h"
 
