@@ -10,6 +10,7 @@
 #include <string.h>
 #include "boehm.h"
 #include "entry.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

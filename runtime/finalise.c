@@ -70,6 +70,7 @@
 #include <string.h>
 #include "boehm.h"
 #include "finalise.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

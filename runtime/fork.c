@@ -45,6 +45,9 @@
 #include <stdatomic.h>
 #include "guest.h"
 #include "finalise.h"
+#include "control.h"
+#include "sample.h"
+#include "profile.h"
 
 #define GC_THREADS
 #include <gc.h>

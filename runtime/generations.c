@@ -51,6 +51,8 @@
 #include "generations.h"
 #include "finalise.h"
 #include "marks.h"
+#include "control.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -23,6 +23,8 @@
 #include "fatal.h"
 #include "init.h"
 #include "output.h"
+#include "control.h"
+#include "sample.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 

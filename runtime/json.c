@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "config.h"
 #include "output.h"
+#include "profile.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
 

@@ -26,6 +26,7 @@
 #include <string.h>
 #include "internal.h"
 #include "entry.h"
+#include "sample.h"
 
 #define TRAILER sizeof (uint64_t)
 #define SLACK_BITS 23
