@@ -318,26 +318,15 @@ unset (void *obj, void *cd)
   (void) cd;
 }
 
-static void
-register_kind (void *obj, GC_finalization_proc fn, void *cd, enum kind kind,
-               GC_finalization_proc *ofn, void **ocd)
-{
-  switch (kind)
-    {
-    case ORDERED:
-      GC_register_finalizer (obj, fn, cd, ofn, ocd);
-      break;
-    case IGNORE_SELF:
-      GC_register_finalizer_ignore_self (obj, fn, cd, ofn, ocd);
-      break;
-    case NO_ORDER:
-      GC_register_finalizer_no_order (obj, fn, cd, ofn, ocd);
-      break;
-    case UNREACHABLE:
-      GC_register_finalizer_unreachable (obj, fn, cd, ofn, ocd);
-      break;
-    }
-}
+/* Boehm's registration of each kind.  */
+static void (*const register_kind[]) (void *obj, GC_finalization_proc fn,
+                                      void *cd, GC_finalization_proc *ofn,
+                                      void **ocd) = {
+  [ORDERED] = GC_register_finalizer,
+  [IGNORE_SELF] = GC_register_finalizer_ignore_self,
+  [NO_ORDER] = GC_register_finalizer_no_order,
+  [UNREACHABLE] = GC_register_finalizer_unreachable,
+};
 
 static void found (void *obj, void *cd);
 
@@ -368,7 +357,7 @@ put_in (void *obj, struct fin *f)
     {
       GC_finalization_proc was = unset;
       void *cd;
-      register_kind (obj, found, f, f->kind, &was, &cd);
+      register_kind[f->kind] (obj, found, f, &was, &cd);
       if (was == unset)
         {
           mp_warn ("Boehm could not register a finaliser: it is lost");
@@ -657,7 +646,7 @@ program_register (void *obj, GC_finalization_proc fn, void *cd,
   if (obj == NULL || GC_base (obj) != obj
       || (f = GC_MALLOC (sizeof *f)) == NULL)
     {
-      register_kind (obj, fn, cd, kind, ofn, ocd);      /* Boehm's answer */
+      register_kind[kind] (obj, fn, cd, ofn, ocd);      /* Boehm's answer */
       return;
     }
   struct program p = { fn, ofn, cd, ocd, kind };

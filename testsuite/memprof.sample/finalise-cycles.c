@@ -27,7 +27,6 @@ static int bad;                 /* calls that saw a reclaimed next */
 static int lasts;               /* finalise_last calls run */
 static int cycle_warnings;
 static struct node *saved;
-void *volatile sink;
 
 static void
 warn (char *msg, GC_word arg)
@@ -99,20 +98,6 @@ make_cycle (int first, int n, void (*fn) (void *, void *), int with_last)
     mp_finalise_last (last, head->next, NULL);
 }
 
-/* Collections, their finalisers, and an allocation to deliver what is
-   due.  */
-static void
-cycle (int times)
-{
-  for (int i = 0; i < times; i++)
-    {
-      collect ();
-      GC_invoke_finalizers ();
-      sink = malloc (8);
-      free (sink);
-    }
-}
-
 static int
 sum (int first, int n)
 {
@@ -131,17 +116,17 @@ main (void)
   /* Two blocks that point at each other.  */
   make_cycle (0, 2, fin, 1);
   clear_stack ();               /* no stale pointer to it */
-  cycle (1);
+  collect_and_deliver (1);
   CHECK_EQ (runs[0], 1);
   CHECK_EQ (runs[1], 1);
-  cycle (2);                    /* gone for good now */
+  collect_and_deliver (2);      /* gone for good now */
   CHECK_EQ (lasts, 1);
   CHECK_EQ (sum (0, 2), 2);
 
   /* A block that points to itself.  */
   make_cycle (2, 1, fin, 1);
   clear_stack ();               /* no stale pointer to it */
-  cycle (3);
+  collect_and_deliver (3);
   CHECK_EQ (runs[2], 1);
   CHECK_EQ (lasts, 2);
 
@@ -151,7 +136,7 @@ main (void)
      keep its object's whole cycle (libgc 8.2, without memprof too).  */
   make_cycle (8, RING, fin, 0);
   clear_stack ();               /* no stale pointer to it */
-  cycle (3);
+  collect_and_deliver (3);
   int once = 0;
   for (int i = 8; i < 8 + RING; i++)
     once += runs[i] == 1;
@@ -161,14 +146,14 @@ main (void)
      its finalise_last waits until it is dropped.  */
   make_cycle (3, 2, resurrect, 1);
   clear_stack ();               /* no stale pointer to it */
-  cycle (3);
+  collect_and_deliver (3);
   CHECK_EQ (runs[3], 1);
   CHECK_EQ (runs[4], 1);
   CHECK (saved != NULL && saved->magic == MAGIC
          && saved->next->next == saved);
   CHECK_EQ (lasts, 2);
   saved = NULL;
-  cycle (3);
+  collect_and_deliver (3);
   CHECK_EQ (lasts, 3);
   CHECK_EQ (sum (3, 2), 2);     /* never twice */
 

@@ -31,7 +31,6 @@ static int prog_runs[N_IDS + 1], calls[N_IDS + 1];
 static GC_hidden_pointer nodes[N_IDS + 1];  /* hidden: no root */
 static GC_word warned[64];
 static int n_warned;
-void *volatile sink;
 
 static void
 warn (char *msg, GC_word arg)
@@ -117,18 +116,6 @@ make (int kind, int shape, int with)
     }
 }
 
-static void
-cycle (int times)
-{
-  for (int i = 0; i < times; i++)
-    {
-      collect ();
-      GC_invoke_finalizers ();
-      sink = malloc (8);
-      free (sink);
-    }
-}
-
 /* The finaliser the program registered first comes back, and the calls
    stay when it replaces or removes its own.  */
 static __attribute__ ((noinline)) void
@@ -158,7 +145,7 @@ main (void)
           make (kind, shape, with);
           clear_stack ();
         }
-  cycle (4);
+  collect_and_deliver (4);
 
   for (int kind = 0; kind < KINDS; kind++)
     for (int shape = 0; shape < SHAPES; shape++)
@@ -182,7 +169,7 @@ main (void)
   int ran = 0;
   replace (&ran);
   clear_stack ();
-  cycle (2);
+  collect_and_deliver (2);
   CHECK_EQ (calls[N_IDS], 1);
   CHECK_EQ (prog_runs[N_IDS], 0);   /* removed */
   return mpt_done ();
