@@ -195,7 +195,7 @@ collect (void)
    allocation that delivers what fell due (memprof's finalisers held
    back, finalise_last calls, alarms).  */
 static __attribute__ ((noinline, unused)) void
-collect_and_deliver (int times)
+mpt_collect_deliver (int times)
 {
   for (int i = 0; i < times; i++)
     {

@@ -116,17 +116,17 @@ main (void)
   /* Two blocks that point at each other.  */
   make_cycle (0, 2, fin, 1);
   clear_stack ();               /* no stale pointer to it */
-  collect_and_deliver (1);
+  mpt_collect_deliver (1);
   CHECK_EQ (runs[0], 1);
   CHECK_EQ (runs[1], 1);
-  collect_and_deliver (2);      /* gone for good now */
+  mpt_collect_deliver (2);      /* gone for good now */
   CHECK_EQ (lasts, 1);
   CHECK_EQ (sum (0, 2), 2);
 
   /* A block that points to itself.  */
   make_cycle (2, 1, fin, 1);
   clear_stack ();               /* no stale pointer to it */
-  collect_and_deliver (3);
+  mpt_collect_deliver (3);
   CHECK_EQ (runs[2], 1);
   CHECK_EQ (lasts, 2);
 
@@ -136,7 +136,7 @@ main (void)
      keep its object's whole cycle (libgc 8.2, without memprof too).  */
   make_cycle (8, RING, fin, 0);
   clear_stack ();               /* no stale pointer to it */
-  collect_and_deliver (3);
+  mpt_collect_deliver (3);
   int once = 0;
   for (int i = 8; i < 8 + RING; i++)
     once += runs[i] == 1;
@@ -146,14 +146,14 @@ main (void)
      its finalise_last waits until it is dropped.  */
   make_cycle (3, 2, resurrect, 1);
   clear_stack ();               /* no stale pointer to it */
-  collect_and_deliver (3);
+  mpt_collect_deliver (3);
   CHECK_EQ (runs[3], 1);
   CHECK_EQ (runs[4], 1);
   CHECK (saved != NULL && saved->magic == MAGIC
          && saved->next->next == saved);
   CHECK_EQ (lasts, 2);
   saved = NULL;
-  collect_and_deliver (3);
+  mpt_collect_deliver (3);
   CHECK_EQ (lasts, 3);
   CHECK_EQ (sum (3, 2), 2);     /* never twice */
 

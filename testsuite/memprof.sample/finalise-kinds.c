@@ -145,7 +145,7 @@ main (void)
           make (kind, shape, with);
           clear_stack ();
         }
-  collect_and_deliver (4);
+  mpt_collect_deliver (4);
 
   for (int kind = 0; kind < KINDS; kind++)
     for (int shape = 0; shape < SHAPES; shape++)
@@ -169,7 +169,7 @@ main (void)
   int ran = 0;
   replace (&ran);
   clear_stack ();
-  collect_and_deliver (2);
+  mpt_collect_deliver (2);
   CHECK_EQ (calls[N_IDS], 1);
   CHECK_EQ (prog_runs[N_IDS], 0);   /* removed */
   return mpt_done ();
