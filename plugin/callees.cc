@@ -21,8 +21,8 @@
    C = const char *, I = int, U = unsigned int (an enum), Q = void **,
    X = char *, F = a pointer to a function of the type the original's
    declaration says (Boehm's callbacks), G = a pointer to such a pointer;
-   the first letter is the return type.  Every runtime function also takes the site pointer last, which
-   is not spelled here.  */
+   the first letter is the return type.  Every runtime function also
+   takes the site pointer last, which is not spelled here.  */
 enum mp_sig
 {
   SIG_P_S, SIG_P_SS, SIG_P_PS, SIG_P_PSS, SIG_V_P, SIG_X_C, SIG_X_CS,

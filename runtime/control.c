@@ -9,10 +9,10 @@
    (GC_DISABLE_INCREMENTAL in its environment, its leak detector, no way
    to track dirty pages): mp_set starts Boehm to ask it, and fails
    without changing anything, and MEMPROF's incremental=1 is dropped with
-   a warning when Boehm starts, so that mp_get tells what is; stack_limit
-   is the process's
-   RLIMIT_STACK; minor_heap_size, verbose and max_overhead are read by
-   the collector's callbacks and the allocation paths through atomics.  */
+   a warning when Boehm starts, so that mp_get tells what is.
+   stack_limit is the process's RLIMIT_STACK; minor_heap_size, verbose
+   and max_overhead are read by the collector's callbacks and the
+   allocation paths through atomics.  */
 
 #include <errno.h>
 #include <limits.h>

@@ -16,7 +16,7 @@
      program's (mp_memprof_start), not MEMPROF's; 0, unknown, when they
      were taken at several.  A Sample's label `kind' is its blocks' kind,
      its numeric label sampling_period (bytes) the period of its samples,
-     or two, the ends of their range.
+     or two, the shortest and the longest.
    - Location: one per distinct return address, with the mapping it
      falls in; its Lines are the address's frames, innermost first: the
      inlined functions, then the function they were inlined into, as
@@ -235,7 +235,7 @@ sample (struct pprof *p, const struct mp_profile_row *r,
   for (int end = 0; end < 1 + (r->rate_max != r->rate_min); end++)
     {
       field_varint (&p->sub, 1, string_id (p, "sampling_period"));
-      field_varint (&p->sub, 3, period (end ? r->rate_max : r->rate_min));
+      field_varint (&p->sub, 3, period (end ? r->rate_min : r->rate_max));
       field_varint (&p->sub, 4, string_id (p, "bytes"));
       field_message (&p->msg, 3, &p->sub);
     }
