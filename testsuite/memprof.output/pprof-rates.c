@@ -1,10 +1,11 @@
 /* Samples taken at two rates, MEMPROF's 1 and the program's 0.5 (from
-   mp_memprof_start), at one call stack: pprof's period is 0, unknown,
-   since no one rate scales them all; the comment says both, and the
-   Sample has the period of each (8 and 16 bytes).  */
+   mp_memprof_start), at one call stack (its allocating frame alone):
+   pprof's period is 0, unknown, since no one rate scales them all; the
+   comment says both, and the Sample has the period of each (8 and 16
+   bytes).  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11" } */
-/* { dg-set-target-env-var MEMPROF "sampling_rate=1,callstack_size=4,report=none,pprof=out.pb.gz" } */
+/* { dg-set-target-env-var MEMPROF "sampling_rate=1,callstack_size=1,report=none,pprof=out.pb.gz" } */
 
 #include <gc.h>
 #include "../lib/mptest.h"
@@ -25,8 +26,8 @@ main (void)
   for (int round = 0; round < 2; round++)
     {
       if (round == 1)
-        CHECK_EQ (mp_memprof_start (0.5, 4, &mp_null_tracker), 0);
-      fill (1000 * round);      /* one call stack */
+        CHECK_EQ (mp_memprof_start (0.5, 1, &mp_null_tracker), 0);
+      fill (1000 * round);      /* one frame: fill's, whichever call */
     }
   CHECK_EQ (mp_memprof_stop (), 0);
   return mpt_done ();
