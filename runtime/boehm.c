@@ -11,6 +11,7 @@
 #include "boehm.h"
 #include "libc.h"
 #include "entry.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

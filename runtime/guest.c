@@ -35,6 +35,7 @@
 #include "guest.h"
 #include "config.h"
 #include "symbols.h"
+#include "profile.h"
 
 #define WORD_MASK (~MP_GUEST_TAG_MASK)
 #define BAD_WORD WORD_MASK      /* a word the provider gave too large */

@@ -254,24 +254,6 @@ mp_note_free (struct mp_thread *t, int64_t n, int64_t slack)
     mp_flush_used (t);
 }
 
-/* ---- sample.c --------------------------------------------------------- */
-
-/* A per-process random key, set once by mp_init before any thread
-   record exists.  */
-extern uint64_t mp_random_key;
-
-int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
-                    void *block, enum mp_source source, const void *ra,
-                    size_t usable);
-unsigned mp_sample_session (void);
-unsigned mp_sample_tracker (struct mp_tracker *tr);
-void mp_sample_prompt (void);
-void mp_sample_interrupt (struct mp_thread *t);
-void mp_deliver (struct mp_thread *t);
-int mp_callback_begin (struct mp_thread *t, unsigned session, int *saved_errno);
-void mp_callback_end (struct mp_thread *t, int saved_errno);
-void mp_callback_abandon (struct mp_thread *t);
-
 /* tracked.c */
 struct mp_profile_stack;
 
@@ -301,52 +283,6 @@ void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
 
-/* finalise.c */
-void mp_finalise_after_reclaim (int full);
-void mp_finalise_deliver (void);
-
-/* profile.c */
-
-/* The estimates of one call stack (and kind) of the report's profile.  */
-struct mp_profile_values
-{
-  struct mp_space_amount allocated;
-  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
-  double live_count, live;      /* blocks and data bytes not dead yet */
-  double promoted, young;       /* data bytes: promoted; allocated young */
-  uint64_t samples;             /* sampled words */
-};
-
-/* A copy of one record, for the report: RAS, innermost first, stay
-   valid for ever (records are never freed), or until
-   mp_profile_rows_free when the row owns them.  */
-struct mp_profile_row
-{
-  const uintptr_t *ras;
-  size_t n_ras;
-  int owned;                    /* RAS is the row's: a guest language's
-                                   frames arranged among the C ones */
-  enum mp_source source;
-  struct mp_profile_values v;
-};
-
-struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
-                                           const struct mp_sampled *s);
-void mp_profile_promote (struct mp_profile_stack *s, double bytes);
-void mp_profile_survived (struct mp_profile_stack *s, unsigned age,
-                          const struct mp_space_amount *est);
-void mp_profile_dead (struct mp_profile_stack *s,
-                      const struct mp_space_amount *est);
-/* qsort's order of rows, most allocated data first.  */
-int mp_profile_by_allocated (const void *a, const void *b);
-struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
-                                        double *rate_max);
-void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
-/* Every guest frame word of the profile's stacks (malloc'ed, *N of
-   them), for guest.c.  */
-uintptr_t *mp_profile_guest_words (size_t *n);
-void mp_profile_report (FILE *out, size_t top);
-void mp_sample_setup (void);
 
 /* A size of N bytes in words, rounded up (SPEC's block size).  */
 static inline uint64_t
@@ -355,31 +291,11 @@ mp_words (size_t n)
   return (n + sizeof (void *) - 1) / sizeof (void *);
 }
 
-/* A gap that asks for a new one (sample.c): so negative that the
-   countdown stays negative, which a gap that runs out by itself never is
-   at the slow path.  */
-#define MP_GAP_REDRAW (INT64_MIN / 4)
-
 /* The return address of the runtime's entry point, that is, where the
    program called it: a call stack starts there (callstack.c).  Only in
    the MP_API functions that the program calls.  */
 #define MP_RA __builtin_return_address (0)
 
-/* Count WORDS more words allocated by T in BLOCK, of SOURCE, at RA, down
-   to the next sampled one; return 1 if the tracker now tracks BLOCK
-   (malloc family only).  */
-static inline __attribute__ ((always_inline)) int
-mp_sample (struct mp_thread *t, uint64_t words, void *block,
-           enum mp_source source, const void *ra, size_t usable)
-{
-  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
-  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  if (MP_LIKELY (left >= 0))
-    return 0;
-  /* LEFT, not a reload: a prompt's 0 stored since would lose the
-     block's samples.  */
-  return mp_sample_slow (t, left, words, block, source, ra, usable);
-}
 
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
@@ -467,14 +383,6 @@ extern mp_counter mp_compactions, mp_forced_majors;
 void mp_collect_minor (void);
 void mp_compact_soon (void);
 void mp_compact_if_due (struct mp_thread *t);
-
-/* control.c: the control record.  The flags of verbose, and
-   max_overhead, for the collector's callbacks; any thread reads them.  */
-#define MP_NEVER_COMPACT 1000000L
-#define MP_MIN_MINOR_HEAP 4096L
-extern _Atomic long mp_verbose, mp_max_overhead;
-int mp_control_preset (int field, long value);
-void mp_control_boehm_setup (void);
 
 /* fields.c: MEMPROF's name KEY of a control field, or -1.  */
 int mp_control_find (const char *key, size_t len);

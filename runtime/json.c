@@ -18,6 +18,7 @@
 #include "interpose.h"
 #include "libc.h"
 #include "output.h"
+#include "profile.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
 

@@ -28,6 +28,7 @@
 #include "internal.h"
 #include "entry.h"
 #include "libc.h"
+#include "sample.h"
 
 #define TRAILER MP_TRAILER
 #define SLACK_BITS 23

@@ -40,6 +40,8 @@
 #include "internal.h"
 #include "generations.h"
 #include "fork.h"
+#include "sample.h"
+#include "profile.h"
 
 #define GC_THREADS
 #include <gc.h>

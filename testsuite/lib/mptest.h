@@ -228,6 +228,21 @@ collect (void)
   clear_stack ();
   GC_gcollect ();
 }
+
+/* TIMES such collections, each with the finalisers it found, and an
+   allocation that delivers what fell due (memprof's finalisers held
+   back, finalise_last calls, alarms).  */
+static __attribute__ ((noinline, unused)) void
+mpt_collect_deliver (int times)
+{
+  for (int i = 0; i < times; i++)
+    {
+      collect ();
+      GC_invoke_finalizers ();
+      void *volatile p = malloc (8);
+      free (p);
+    }
+}
 #endif
 
 static int
