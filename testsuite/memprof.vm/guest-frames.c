@@ -128,7 +128,7 @@ main (void)
   CHECK_EQ (after.numAllocate - before.numAllocate, 4 * 1000 * 3);
   for (int i = 0; i < 3; i++)
     {
-      struct mpt_site s = mpt_site_at ("toy.scm", procs[i].line);
+      struct mpt_site s = mpt_site_at ("toy.scm", procs[i].line, 0);
       CHECK_EQ (s.s.numAllocate, 4000);
       CHECK_EQ (s.s.bytesAllocated, 4000 * 128);
       CHECK_EQ (s.minor_words, 4000 * 16);
