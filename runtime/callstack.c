@@ -31,6 +31,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callstack.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
@@ -136,7 +137,7 @@ frames (const mp_callstack *ccs)
       n = mp_guest_arrange (ras, n, arranged);
       ras = arranged;
     }
-  cs->frames = malloc (cs->limit * sizeof *cs->frames);
+  cs->frames = malloc ((cs->limit + n) * sizeof *cs->frames);
   if (cs->frames != NULL)
     cs->n_frames = mp_symbolise (ras, n, cs->frames, cs->limit);
   free (arranged);

@@ -381,19 +381,6 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
   return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
 
-/* callstack.c */
-struct mp_callstack
-{
-  const uintptr_t *ras;         /* return addresses, innermost first */
-  size_t n_ras;
-  size_t limit;                 /* frames wanted at most */
-  struct mp_frame *frames;      /* NULL until asked for */
-  size_t n_frames;
-};
-
-size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
-void mp_callstack_release (mp_callstack *cs);
-
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
 struct mp_field
