@@ -743,8 +743,12 @@ mp_vm_young (struct mp_vm_thread *vt, ptrdiff_t offset,
    shown just outside (as the caller of) the C frame of the ENTRY
    activation running it.  CAPTURE
    lists, innermost first, for each activation of ENTRY on the C stack,
-   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Without
-   ENTRY (NULL), the guest frames come before all the C frames.
+   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Guest
+   frames whose ENTRY activation is not among the C frames captured
+   (callstack_size cut the stack below it, or the allocation ran on a C
+   path not under ENTRY), and all of them without ENTRY (NULL), come
+   after all the C frames, outermost, as their callers.  The guest
+   frames are not counted in callstack_size.
    MEMPROF's vm_frames says how they show: `interleave' (the default),
    `instead' (the guest frames in place of the C frames from the
    innermost activation of ENTRY to the outermost), or `off' (C frames
@@ -810,7 +814,8 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
      sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
                         0: off)
      callstack_size=N   frames per sampled call stack (default 16, at most
-                        MP_MAX_CALLSTACK)
+                        MP_MAX_CALLSTACK), a language VM's frames
+                        (mp_set_frame_provider) on top
      own_limit=BYTES    memory for the sampling tables (default 256M): past
                         it, or when malloc refuses them memory, sampling
                         (mp_memprof_start's too) stops for good with one
