@@ -16,10 +16,10 @@ REAL_RUNS=${BENCH_REAL_RUNS:-$RUNS}
 # real_P DIR: run P's workload in its build tree DIR, output on stdout.
 # Each takes about a second plain on this project's 2-core machines.
 
-# w3m, on Boehm GC: the HTML manuals, four times over, dumped as text.
+# w3m, on Boehm GC: the HTML manuals, eight times over, dumped as text.
 real_w3m() {
     [ -f "$OUT/real-w3m.html" ] ||
-        for _ in 1 2 3 4; do cat "$1"/doc/*.html "$1"/doc-de/*.html; done \
+        for _ in 1 2 3 4 5 6 7 8; do cat "$1"/doc/*.html "$1"/doc-de/*.html; done \
             > "$OUT/real-w3m.html"
     HOME=$OUT/real-home "$1/w3m" -config /dev/null -dump -cols 100 \
         -o display_link_number=1 "$OUT/real-w3m.html"
@@ -27,7 +27,7 @@ real_w3m() {
 
 # jq: objects built, filtered and grouped.
 real_jq() {
-    "$1/jq" -n -c '[range(150000) | {k: (. % 97 | tostring), v: .}]
+    "$1/jq" -n -c '[range(50000) | {k: (. % 97 | tostring), v: .}]
         | group_by(.k) | map({k: .[0].k, n: length, s: (map(.v) | add)})
         | length'
 }
