@@ -58,7 +58,7 @@ RT_SO   = $(RT_DIR)/libmemprof.so
         fuzz-deps install clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
-$(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
+$(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
 
 $(RT_DIR)/%.o: runtime/%.c runtime/*.h

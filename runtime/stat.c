@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "guest.h"
 #include "generations.h"
+#include "collect.h"
 
 #define GC_THREADS
 #include <gc.h>
