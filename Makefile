@@ -12,6 +12,8 @@
 #                   profiled: the same output (REAL_PROGRAMS="w3m jq")
 #   make fuzz       install clang if missing, fuzz what the runtime reads
 #                   (FUZZ_TIME seconds each; FUZZERS="symbols" for one)
+#   make mutate     put each small bug of testsuite/mutations.txt into a
+#                   copy of the tree: the tests it names must catch it
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC       ?= gcc
@@ -55,7 +57,7 @@ RT_A    = $(RT_DIR)/libmemprof.a
 RT_SO   = $(RT_DIR)/libmemprof.so
 
 .PHONY: all deps check-deps check check-asan check-real demo bench fuzz \
-        fuzz-deps install clean
+        fuzz-deps mutate install clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
@@ -64,6 +66,10 @@ $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
 $(RT_DIR)/%.o: runtime/%.c runtime/*.h
 	@mkdir -p $(RT_DIR)
 	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@ $<
+
+# C++'s operator new may throw through cxx.c's frames: its cleanups
+# must run then.
+$(RT_DIR)/cxx.o: CFLAGS_RT += -fexceptions
 
 # The HTML report's template, carried in the runtime as a string; its
 # JSON marker must be there exactly once.
@@ -109,6 +115,13 @@ check-asan:
 check-real: deps all
 	@sh scripts/check-real.sh $(CURDIR)
 
+# Not part of check: a build and some tests per mutation, minutes.  Run
+# it before a release, and after adding a feature or a test.
+# MUTATIONS=FILE reads another list, MUTANTS="NAME..." makes only those.
+MUTATIONS ?= testsuite/mutations.txt
+mutate: check-deps
+	@sh scripts/mutate.sh $(MUTATIONS) $(MUTANTS)
+
 demo: deps all
 	@$(MAKE) --no-print-directory -C examples demo TOP=$(CURDIR)
 
@@ -130,8 +143,8 @@ FUZZ_DIR     = fuzz/build
 FUZZERS     ?= config path symbols
 FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_RT_config  = runtime/config.c runtime/fields.c
-FUZZ_RT_path    = runtime/config.c runtime/fields.c
+FUZZ_RT_config  = runtime/config.c runtime/fields.c runtime/alloc.c
+FUZZ_RT_path    = runtime/config.c runtime/fields.c runtime/alloc.c
 FUZZ_RT_symbols = runtime/frames.c runtime/index.c
 FUZZ_LIBS_symbols = -ldw -lelf
 # check-asan fuzzes the symboliser this long (seconds) before its tests.

@@ -37,8 +37,12 @@ cd "$TOP"                       # sources and arguments are relative to it
 # Boehm's incremental marking costs under memprof: the measurement
 # behind its default (off).  bt-gc-evlog writes the event log.  scheme
 # is the Scheme VM of examples/scheme running binary-trees.scm.
+# bt-lib is bt-malloc built without the plugin, the runtime linked by
+# hand: every allocation comes from code memprof did not rewrite, and is
+# counted by interposition.
 SCM=examples/scheme
 WORKLOADS="bt-malloc:bench/bt-malloc.c::18: bt-malloc-s0:bench/bt-malloc.c::18:,sampling_rate=0
+bt-lib:bench/bt-malloc.c::18:
 bt-malloc-s3:bench/bt-malloc.c::18:,sampling_rate=1e-3
 bt-malloc-pc0:bench/bt-malloc.c::18::per-call=none
 bt-malloc-bu:bench/bt-malloc.c::18::stats=bytesUsed
@@ -117,11 +121,15 @@ EOF2
     # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 -I"$TOP/runtime" -o "$OUT/$name.plain" $src $libs ||
         die "cannot build $name (plain)"
+    case $name in
+        bt-lib) plugin= ;;
+        *) plugin=-fplugin=$TOP/plugin/memprof.so ;;
+    esac
     poptions=$(echo "$options" | tr '/' '\n' | sed '/^$/d; s/^/-fplugin-arg-memprof-/')
     # $src may be a pattern of several files; $poptions, several options.
     # shellcheck disable=SC2086
-    "$CC" -std=c11 -O2 -fplugin="$TOP/plugin/memprof.so" $poptions \
-        -I"$TOP/runtime" -o "$OUT/$name.memprof" $src \
+    "$CC" -std=c11 -O2 $plugin $poptions -I"$TOP/runtime" \
+        -o "$OUT/$name.memprof" $src \
         "$TOP/runtime/libmemprof.a" -lgc -ldw -lz -lpthread -ldl -lm ||
         die "cannot build $name (memprof)"
 done

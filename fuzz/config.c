@@ -97,7 +97,8 @@ check_ranges (struct mp_config *c, const char *text)
       || c->init_heap_words > (UINT64_C (1) << 40)
       || (c->sections & ~(unsigned) MP_SECTIONS_ALL) != 0
       || (c->stats & ~MP_STATS_EVERY) != 0
-      || (c->per_call & ~MP_STATS_PER_CALL) != 0 || c->eventlog_paused > 1)
+      || (c->per_call & ~MP_STATS_PER_CALL) != 0 || c->eventlog_paused > 1
+      || c->interpose > 1)
     fail ("a setting out of its range", text);
   for (int i = 1; i < N_PATHS; i++)
     if (*path_of (c, i) && **path_of (c, i) == '\0')
@@ -115,7 +116,8 @@ check_same (struct mp_config *a, struct mp_config *b, const char *text)
              && a->init_heap_words == b->init_heap_words
              && a->own_limit == b->own_limit && a->stats == b->stats
              && a->per_call == b->per_call
-             && a->eventlog_paused == b->eventlog_paused;
+             && a->eventlog_paused == b->eventlog_paused
+             && a->interpose == b->interpose;
   for (int i = 0; i < N_PATHS; i++)
     same = same && same_path (*path_of (a, i), *path_of (b, i));
   if (!same)

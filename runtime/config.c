@@ -24,7 +24,7 @@
 struct mp_config mp_config = {
   .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
   .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
-  .init_heap_words = 0, .own_limit = 256ul << 20,
+  .init_heap_words = 0, .own_limit = 256ul << 20, .interpose = 1,
   .stats = MP_STATS_EVERY, .per_call = MP_STATS_PER_CALL,
 };
 
@@ -114,7 +114,7 @@ set_path (char **path, const char *value, size_t len, int report)
 {
   if (len == 0)
     return -1;
-  char *copy = strndup (value, len);
+  char *copy = mp_strndup (value, len);
   if (copy == NULL)
     return -1;
   free (*path);
@@ -262,6 +262,7 @@ static const struct
   { "per_call", NULL, PER_CALL_STATS, AT (per_call), 0 },
   { "eventlog", NULL, OUTPUT_PATH, AT (eventlog_path), 0 },
   { "eventlog_paused", NULL, NUMBER, AT (eventlog_paused), 1 },
+  { "interpose", NULL, NUMBER, AT (interpose), 1 },
 #undef AT
 };
 

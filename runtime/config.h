@@ -34,6 +34,8 @@ struct mp_config
                                 MP_SITE_STATS */
   char *eventlog_path;   /* the event log (eventlog.c); NULL: none */
   unsigned long eventlog_paused;  /* 1: it starts paused */
+  unsigned long interpose;  /* 1: count the calls no rewritten site
+                               made (interpose.c); 0: pass them on */
 };
 
 /* Where a guest language's frames show (guest.c): among the C frames of

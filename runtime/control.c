@@ -19,6 +19,7 @@
 #include "generations.h"
 #include "config.h"
 #include "fields.h"
+#include "fork.h"
 #include "init.h"
 
 #define GC_THREADS

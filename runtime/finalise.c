@@ -40,6 +40,7 @@
 #include "boehm.h"
 #include "eventlog.h"
 #include "finalise.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -1,8 +1,11 @@
 /* fork.h -- the runtime's locks around fork (fork.c), and each file's
-   part in it.  internal.h includes it: include internal.h.  */
+   part in it: a child forked while other threads are inside the
+   runtime.  internal.h includes it.  */
 
 #ifndef MEMPROF_FORK_H
 #define MEMPROF_FORK_H
+
+#include <pthread.h>
 
 /* The steps of a fork, for each file's handler: PREPARE takes its locks,
    in the order fork.c gives; PARENT and CHILD release them, and CHILD
@@ -25,6 +28,5 @@ void mp_timeline_fork (enum mp_fork_step step);
 void mp_sample_fork (enum mp_fork_step step);
 void mp_sites_fork (enum mp_fork_step step);
 void mp_symbols_fork (enum mp_fork_step step);
-void mp_callstack_fork (enum mp_fork_step step);
 
 #endif

@@ -53,6 +53,7 @@
 #include "eventlog.h"
 #include "finalise.h"
 #include "collect.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -394,6 +395,7 @@ setup (void)
      allocation.  */
   GC_allow_register_threads ();
   mp_hooks_install (0);
+  mp_marks_setup ();
   /* Boehm's initial heap was made by GC_init, before we could see it.  */
   mp_add (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());
@@ -407,7 +409,10 @@ setup (void)
 int
 mp_gc_setup (void)
 {
+  mp_quiet_begin ();            /* Boehm's allocations (its markers' TLS)
+                                   are not the program's */
   pthread_once (&setup_once, setup);
+  mp_quiet_end ();
   return started_boehm;
 }
 

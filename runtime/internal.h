@@ -123,18 +123,6 @@ mp_words (size_t n)
    the MP_API functions that the program calls.  */
 #define MP_RA __builtin_return_address (0)
 
-/* callstack.c */
-struct mp_callstack
-{
-  const uintptr_t *ras;         /* return addresses, innermost first */
-  size_t n_ras;
-  size_t limit;                 /* frames wanted at most */
-  struct mp_frame *frames;      /* NULL until asked for */
-  size_t n_frames;
-};
-
-size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
-void mp_callstack_release (mp_callstack *cs);
 
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
@@ -240,5 +228,6 @@ void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
 void mp_fatal_setup (void);
 
 #include "fork.h"
+#include "alloc.h"
 
 #endif

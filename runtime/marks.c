@@ -37,7 +37,8 @@
 
 const char *const *mp_marks_top_index;
 
-/* 0 while proving, -1 once refused, 1 once proven.  */
+/* 0 while proving, -1 once refused, 1 once proven.  Set by
+   mp_marks_setup, then by prove, under Boehm's lock (in collections).  */
 static int state;
 static unsigned agreed[2];      /* answers that agreed: unmarked, marked */
 
@@ -51,7 +52,9 @@ static uintptr_t top_index;
 #define HDR_SIZE 32
 
 /* Whether the running Boehm may have the layout: 8.2 on x86-64, with
-   GC_arrays, in which GC_top_index is.  */
+   GC_arrays, in which GC_top_index is.  Not from a collection: dlsym
+   takes the dynamic linker's lock, which a thread Boehm stopped inside
+   dlopen may hold.  */
 static int
 known_layout (void)
 {
@@ -115,11 +118,6 @@ checked_mark (void *p)
 static void
 prove (void *p, int m)
 {
-  if (agreed[0] + agreed[1] == 0 && !known_layout ())
-    {
-      state = -1;
-      return;
-    }
   if (checked_mark (p) != m)
     {
       state = -1;
@@ -131,6 +129,13 @@ prove (void *p, int m)
       state = 1;
       mp_marks_top_index = (const char *const *) top_index;
     }
+}
+
+void
+mp_marks_setup (void)
+{
+  if (!known_layout ())
+    state = -1;
 }
 
 int

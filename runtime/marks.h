@@ -31,6 +31,9 @@
 extern const char *const *mp_marks_top_index;
 
 int mp_marked_slow (void *p);
+/* Whether the running Boehm may have the layout, found once as Boehm
+   starts, outside any collection.  */
+void mp_marks_setup (void);
 
 /* Whether P, the start of a small object on Boehm's heap, was marked by
    the collection that just ended marking.  Under the GC lock.  */

@@ -241,6 +241,10 @@ struct mp_site_info
   struct mp_alloc_stats stats;          /* the per-call counters */
   double minor_words, major_words;      /* GC words allocated here */
   unsigned collected;   /* the MP_STATS_* bits of those kept in STATS */
+  int not_rewritten;       /* a call the plugin did not rewrite, caught by
+                              the runtime's own malloc family: FILE,
+                              LINE and FUNCTION are the calling
+                              address's, CALLEE the function called */
 };
 
 /* The global counters.  */
@@ -884,6 +888,13 @@ void mp_eventlog_resume (void);
                         allocator statistics show the figures
      vm_frames=MODE     a language VM's frames (mp_set_frame_provider):
                         interleave (the default), instead, or off
+   The calls no rewritten site made:
+     interpose=B        1 (the default): the runtime's malloc family, C++
+                        operators and dlclose, in front of the C and C++
+                        libraries', count them at a site of their calling
+                        address (mp_site_info's not_rewritten); 0: they
+                        pass them on uncounted.  Under ASan, 0 whatever
+                        it says.
    The collector: each field of struct mp_control, by its long name or by
    OCaml's letter, with the same ranges:
      s  minor_heap_size          i  major_heap_increment

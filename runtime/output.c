@@ -305,7 +305,7 @@ stat_directory (const char *name, struct stat *st)
   const char *slash = strrchr (name, '/');
   if (slash == NULL)
     return stat (".", st);
-  char *dir = strndup (name, slash == name ? 1 : (size_t) (slash - name));
+  char *dir = mp_strndup (name, slash == name ? 1 : (size_t) (slash - name));
   int rc = dir ? stat (dir, st) : -1;
   free (dir);
   return rc;
@@ -391,6 +391,7 @@ mp_report_at_exit (void)
 {
   mp_deliver (mp_self ());      /* postponed calls are not lost */
   int ev = mp_ev_begin (MP_EV_EXIT_REPORT);
+  mp_quiet_begin ();            /* stdio's, zlib's, libdw's: not counted */
   struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
   int ignoring = sigaction (SIGXFSZ, NULL, &old) == 0
                  && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO)
@@ -402,5 +403,6 @@ mp_report_at_exit (void)
   write_json_forms ();
   if (ignoring)
     sigaction (SIGXFSZ, &old, NULL);
+  mp_quiet_end ();
   mp_ev_end (MP_EV_EXIT_REPORT, ev);
 }

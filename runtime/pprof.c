@@ -267,11 +267,11 @@ static char *
 object_path (const struct dl_phdr_info *info)
 {
   if (info->dlpi_name && info->dlpi_name[0])
-    return strdup (info->dlpi_name);
+    return mp_strdup (info->dlpi_name);
   char path[4096];
   ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
   path[n > 0 ? n : 0] = '\0';
-  return strdup (path);
+  return mp_strdup (path);
 }
 
 static int

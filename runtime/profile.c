@@ -28,6 +28,8 @@
 #include "guest.h"
 #include "internal.h"
 #include "config.h"
+#include "callstack.h"
+#include "fork.h"
 
 struct mp_profile_stack
 {

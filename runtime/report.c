@@ -12,11 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <inttypes.h>
 #include "guest.h"
 #include "internal.h"
+#include "sites.h"
 #include "config.h"
 #include "stats.h"
 #include "report.h"
+#include "foreign.h"
+#include "interpose.h"
+#include "libc.h"
 
 _Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
                 "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");
@@ -64,10 +69,12 @@ row_value (const struct row *r, int i)
   return r->c[index];
 }
 
-/* Every site that has run, with its sums; *N gets the count.  */
+/* Every site that has run, with its sums; *N gets the count.  The
+   sites of the calls no rewritten site made are named first.  */
 static struct row *
 snapshot (size_t *n)
 {
+  mp_foreign_name_all ();
   unsigned count = mp_site_count ();
   struct row *rows = calloc (count + 1, sizeof *rows);
   *n = 0;
@@ -178,6 +185,7 @@ fill_info (const struct row *r, struct mp_site_info *info)
   info->collected = r->shown;
   info->minor_words = (double) r->c[SC_MINOR_WORDS];
   info->major_words = (double) r->c[SC_MAJOR_WORDS];
+  info->not_rewritten = s->kind == MP_KIND_FOREIGN;
 }
 
 MP_API int
@@ -364,7 +372,8 @@ mp_sites_by_size (struct mp_site_info **infos, size_t *n)
 static void
 print_site_origin (FILE *out, const struct mp_site *s)
 {
-  fprintf (out, "  %s in %s", s->callee, s->function);
+  fprintf (out, "  %s%s in %s", s->callee,
+           s->kind == MP_KIND_FOREIGN ? " (not rewritten)" : "", s->function);
   for (unsigned i = 0; i < s->n_inlined; i++)
     fprintf (out, "%s%s at %s:%u", i ? ", " : " (inlined: ",
              s->inlined[i].function, s->inlined[i].file, s->inlined[i].line);
@@ -395,6 +404,23 @@ report_sites (FILE *out)
   free (rows);
 }
 
+/* Where the counts came from: how many were calls no rewritten site
+   made, which the runtime's own malloc family caught (interpose.c).  */
+static void
+report_not_rewritten (FILE *out)
+{
+  uint64_t blocks, bytes, callers;
+  const char *off = mp_interpose_off_reason ();
+  if (off != NULL)
+    {
+      fprintf (out, "not rewritten: not counted (%s)\n", off);
+      return;
+    }
+  mp_foreign_totals (&blocks, &bytes, &callers);
+  fprintf (out, "not rewritten: %" PRIu64 " blocks, %" PRIu64 " bytes, from %"
+           PRIu64 " callers\n", blocks, bytes, callers);
+}
+
 /* The stat record as OCaml prints it at exit under v=0x400.  */
 static void
 report_stat (FILE *out)
@@ -412,6 +438,7 @@ report_stat (FILE *out)
 MP_API void
 mp_report (FILE *out)
 {
+  mp_quiet_begin ();            /* qsort's, libdw's: not counted */
   unsigned sections = mp_config.sections;
   fprintf (out, "==== memprof report, pid %ld ====\n", (long) getpid ());
   if ((sections & MP_SECTION_STAT)
@@ -423,6 +450,7 @@ mp_report (FILE *out)
       if (mp_alloc_stats_collected () == 0)
         fprintf (out, "no statistics collected\n");
       mp_report_statistics (out);
+      report_not_rewritten (out);
       mp_own_report (out);
     }
   if (sections & MP_SECTION_SITES)

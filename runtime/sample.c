@@ -46,6 +46,8 @@
 #include "eventlog.h"
 #include "finalise.h"
 #include "collect.h"
+#include "callstack.h"
+#include "fork.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
    small that a gap would not fit in sample_left).  */

@@ -1,6 +1,8 @@
 /* sites.h -- numbering call sites, and their per-thread counters
-   (sites.c).  internal.h includes it: a thread's record (thread.c) is
-   the head of its array of counters.  */
+   (sites.c), and the numbered sites for those who read them: the
+   reports, the stat record, the fatal-signal summary.  internal.h
+   includes it: a thread's record (thread.c) is the head of its array
+   of counters.  */
 
 #ifndef MEMPROF_SITES_H
 #define MEMPROF_SITES_H
@@ -51,5 +53,10 @@ void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
 void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);
 unsigned mp_site_count (void);
 const struct mp_site *mp_site_by_number (unsigned id);
+
+/* The object mapped at [LO, HI) is about to be unloaded (dlclose):
+   the descriptors of its sites, which the plugin compiled into it, are
+   copied, so that the reports still name them.  */
+void mp_sites_unloading (uintptr_t lo, uintptr_t hi);
 
 #endif

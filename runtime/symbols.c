@@ -8,6 +8,7 @@
    the strings are libdw's and live as long as the process, since `dwfl`
    is never ended.  */
 
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 #include "internal.h"
 #include "frames.h"
 #include "symbols.h"
+#include "fork.h"
 
 struct symbolised
 {
@@ -78,6 +80,23 @@ same_pc (size_t item, void *ctx)
   return cached[item]->pc == sought;
 }
 
+/* C++'s demangler, in the C++ library, if the process has one.  */
+extern char *__cxa_demangle (const char *name, char *buf, size_t *n,
+                             int *status) __attribute__ ((weak));
+
+/* NAME, demangled if it is a C++ symbol (the symbol table's names are;
+   DWARF's are not): a string of its own, which lives as long as the
+   frames cache.  */
+static const char *
+demangled (const char *name)
+{
+  if (strncmp (name, "_Z", 2) != 0 || __cxa_demangle == NULL)
+    return name;
+  int status;
+  char *d = __cxa_demangle (name, NULL, NULL, &status);
+  return d != NULL ? d : name;
+}
+
 /* The frames at return address RA (looked up at RA - 1, inside the
    call); NULL if there is no memory.  */
 static struct symbolised *
@@ -96,6 +115,8 @@ lookup (uintptr_t ra)
   size_t n = frames_of (ra - 1, frames, 64);
   if (n == 0)
     frames[n++] = (struct mp_frame) { "??", NULL, 0, 0 };
+  for (size_t i = 0; i < n; i++)
+    frames[i].function = demangled (frames[i].function);
   struct symbolised *s = malloc (sizeof *s + n * sizeof *frames);
   if (s == NULL)
     return NULL;
@@ -123,9 +144,11 @@ frames_at (uintptr_t ra, const struct mp_frame **frames)
       *frames = mp_guest_frame (ra);
       return *frames != NULL;
     }
+  mp_quiet_begin ();             /* libdw's allocations are ours */
   pthread_mutex_lock (&lock);
   struct symbolised *s = lookup (ra);
   pthread_mutex_unlock (&lock);
+  mp_quiet_end ();
   *frames = s ? s->frames : &unknown;
   return s ? s->n : 1;
 }
@@ -149,6 +172,38 @@ size_t
 mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames)
 {
   return frames_at (ra, frames);
+}
+
+/* Whether module M's own file holds its DWARF: not a system library,
+   stripped with a .gnu_debuglink to its debugging information apart.  */
+static int
+own_dwarf (Dwfl_Module *m)
+{
+  GElf_Addr bias;
+  GElf_Word crc;
+  Elf *elf = dwfl_module_getelf (m, &bias);
+  return elf != NULL && dwelf_elf_gnu_debuglink (elf, &crc) == NULL;
+}
+
+struct mp_frame
+mp_symbolise_caller (uintptr_t ra)
+{
+  mp_quiet_begin ();
+  pthread_mutex_lock (&lock);
+  Dwfl_Module *m = module_of (ra - 1);
+  int whole = m != NULL && own_dwarf (m);
+  const char *name = m != NULL && !whole ? dwfl_module_addrname (m, ra - 1)
+                                         : NULL;
+  struct mp_frame f = { demangled (name ? name : "??"), NULL, 0, 0 };
+  pthread_mutex_unlock (&lock);
+  mp_quiet_end ();
+  if (whole)
+    {
+      const struct mp_frame *frames;
+      frames_at (ra, &frames);
+      f = frames[0];
+    }
+  return f;
 }
 
 /* See fork.c.  */

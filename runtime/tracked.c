@@ -40,6 +40,7 @@
 #include "internal.h"
 #include "generations.h"
 #include "eventlog.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -146,6 +146,35 @@ mpt_check_site (const char *file, unsigned line, const char *callee,
     fprintf (stderr, "  (after the checks of line %u)\n", line);
 }
 
+/* The sites at LINE made COUNT allocations, all successful, of BYTES in
+   all (CHECK_ALLOCS), or freed COUNT blocks of BYTES (CHECK_FREES); the
+   words are not checked, for blocks off the GC heap have none.  */
+#define CHECK_ALLOCS(line, count, bytes) \
+  mpt_check_counts (__FILE__, (line), 0, (count), (bytes))
+#define CHECK_FREES(line, count, bytes) \
+  mpt_check_counts (__FILE__, (line), 1, (count), (bytes))
+
+static __attribute__ ((unused)) void
+mpt_check_counts (const char *file, unsigned line, int frees,
+                  unsigned long count, unsigned long bytes)
+{
+  struct mpt_site s = mpt_site_at (file, line);
+  int before = mpt_failures;
+  if (frees)
+    {
+      CHECK_EQ (s.s.numDeallocate, count);
+      CHECK_EQ (s.s.bytesContracted, bytes);
+    }
+  else
+    {
+      CHECK_EQ (s.s.numAllocate, count);
+      CHECK_EQ (s.s.numAllocateOK, count);
+      CHECK_EQ (s.s.bytesAllocated, bytes);
+    }
+  if (mpt_failures != before)
+    fprintf (stderr, "  (after the checks of line %u)\n", line);
+}
+
 /* Define mpt_on_minor and mpt_on_major, allocation callbacks that call
    FN (allocation, young), for trackers that tell the heaps apart by a
    flag.  */
@@ -162,6 +191,15 @@ mpt_check_site (const char *file, unsigned line, const char *callee,
     (void) data;                                                        \
     return fn (a, 0);                                                   \
   }
+
+/* promoted_words now.  */
+static __attribute__ ((unused)) double
+mpt_promoted_words (void)
+{
+  double p;
+  mp_counters (NULL, &p, NULL);
+  return p;
+}
 
 /* Start sampling at RATE with tracker TR; CHECK that it started.  */
 static __attribute__ ((unused)) void
