@@ -15,11 +15,19 @@
 #   make mutate     put each small bug of testsuite/mutations.txt into a
 #                   copy of the tree: the tests it names must catch it
 #   make install    PREFIX=/usr/local DESTDIR=
+#
+# `make' also makes the compiler wrappers memprof-gcc and memprof-g++ in
+# build/bin, which use this tree's plugin and runtime; `make install'
+# installs a pair that uses the installed ones.
 
-CC       ?= gcc
+# make's own default CC is cc, which need not be GCC.
+ifeq ($(origin CC),default)
+CC        = gcc
+endif
 CXX      ?= g++
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+BINDIR   ?= $(PREFIX)/bin
 LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include
 
@@ -33,6 +41,18 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
 LIBS_RT     = -lgc -ldw -lz -lpthread -ldl -lm
+# A -static link of the runtime needs its libraries' own, too.
+LIBS_STATIC = $(or $(strip $(shell pkg-config --static --libs libdw bdw-gc zlib 2>/dev/null)),\
+                   $(LIBS_RT)) -lpthread -ldl -lm
+
+# The drivers memprof-gcc and memprof-g++ run, by their path now, and
+# the version line of `gcc -v' that they check them against: the GCC
+# the plugin is built for.
+WRAP_CC     ?= $(shell command -v $(CC))
+WRAP_CXX    ?= $(shell command -v $(CXX))
+WRAP_gcc     = $(WRAP_CC)
+WRAP_g++     = $(WRAP_CXX)
+GCC_VERSION  = $(strip $(shell LC_ALL=C $(CC) -v 2>&1 | sed -n 's/^gcc version //p'))
 
 # SANITIZE=1 (what `make check-asan' sets) builds the runtime with these
 # flags into runtime/asan/, so that it never mixes with the plain build's
@@ -53,12 +73,15 @@ RT_OBJ  = $(RT_SRC:runtime/%.c=$(RT_DIR)/%.o)
 PL_SRC  = $(wildcard plugin/*.cc)
 
 PLUGIN  = plugin/memprof.so
+PLUGIN_INST = $(LIBDIR)/memprof/memprof.so
 RT_A    = $(RT_DIR)/libmemprof.a
 RT_SO   = $(RT_DIR)/libmemprof.so
 
 .PHONY: all deps check-deps check check-asan check-real demo bench fuzz \
         fuzz-deps mutate install clean
-all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
+WRAPPERS = build/bin/memprof-gcc build/bin/memprof-g++
+
+all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc $(WRAPPERS)
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
@@ -86,9 +109,33 @@ $(RT_A): $(RT_OBJ)
 $(RT_SO): $(RT_OBJ)
 	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LIBS_RT)
 
+# memprof.pc, for PREFIX; `make install' writes it again, for its own.
+pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	 -e 's|@INCDIR@|$(INCDIR)|' -e 's|@PLUGIN@|$(PLUGIN_INST)|' \
+	 memprof.pc.in > $(1)
+
 memprof.pc: memprof.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@PLUGIN@|$(LIBDIR)/memprof/memprof.so|' $< > $@
+	$(call pc,$@)
+
+# $(call wrapper,FILE,PLUGIN,RUNTIME-DIR,HEADER-DIR): the wrapper FILE,
+# memprof-gcc or memprof-g++, from scripts/memprof-cc.in.
+wrapper = sed -e 's|@NAME@|$(notdir $(1))|g' \
+	      -e 's|@DRIVER@|$(WRAP_$(subst memprof-,,$(notdir $(1))))|g' \
+	      -e 's|@GCC_VERSION@|$(GCC_VERSION)|g' -e 's|@PLUGIN@|$(2)|g' \
+	      -e 's|@LIBDIR@|$(3)|g' -e 's|@INCDIR@|$(4)|g' \
+	      -e 's|@LIBS@|$(LIBS_RT)|g' -e 's|@LIBS_STATIC@|$(LIBS_STATIC)|g' \
+	      scripts/memprof-cc.in > $(1).tmp && \
+	  chmod 755 $(1).tmp && mv $(1).tmp $(1)
+
+# The build tree's: memprof.h alone in its directory, so that the
+# runtime's own headers hide none of a program's.
+build/include/memprof.h: runtime/memprof.h
+	@mkdir -p build/include
+	cp $< $@
+
+build/bin/memprof-%: scripts/memprof-cc.in Makefile build/include/memprof.h
+	@mkdir -p build/bin
+	$(call wrapper,$@,$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/build/include)
 
 deps:
 	@sh scripts/deps.sh
@@ -168,18 +215,22 @@ fuzz: fuzz-deps
 	  $(if $(filter symbols,$(FUZZERS)),$(FUZZ_DIR)/seeds/symbols)
 	@sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZERS)
 
+# The installed wrappers and memprof.pc name the installed files, under
+# PREFIX, not DESTDIR.
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/memprof $(DESTDIR)$(INCDIR) \
-	           $(DESTDIR)$(LIBDIR)/pkgconfig
+	           $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
 	install -m 644 $(RT_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(RT_SO) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(PLUGIN) $(DESTDIR)$(LIBDIR)/memprof/
 	install -m 644 runtime/memprof.h $(DESTDIR)$(INCDIR)/
-	install -m 644 memprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(call pc,$(DESTDIR)$(LIBDIR)/pkgconfig/memprof.pc)
+	$(foreach w,memprof-gcc memprof-g++,\
+	  $(call wrapper,$(DESTDIR)$(BINDIR)/$(w),$(PLUGIN_INST),$(LIBDIR),$(INCDIR)) &&) true
 
 clean:
 	rm -f $(PLUGIN) runtime/*.o runtime/libmemprof.a runtime/libmemprof.so \
 	      memprof.pc runtime/html-template.h
-	rm -rf runtime/asan testsuite/*.log testsuite/*.sum testsuite/tmp bench/out \
-	       $(FUZZ_DIR)
+	rm -rf runtime/asan build/bin build/include testsuite/*.log \
+	       testsuite/*.sum testsuite/tmp bench/out $(FUZZ_DIR)
 	-$(MAKE) --no-print-directory -C examples clean TOP=$(CURDIR)

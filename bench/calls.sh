@@ -2,7 +2,8 @@
 # calls.sh TOP -- the instructions memprof spends per call, by the
 # statistics a unit keeps (the plugin's stats= and per-call=): callgrind
 # counts the instructions of memprof's entry functions (their own code
-# and what is inlined into them) and of the GC_size they call, over
+# and what is inlined into them, and the mp_malloc_at, mp_calloc_at and
+# mp_free_at the ordinary ones call) and of the GC_size they call, over
 # 300 000 calls of bench/calls.c, a malloc and free pair or a GC_MALLOC
 # each, with sampling off.  Exact and repeatable where make bench's
 # times are not; needs valgrind.  The results go to bench/out/calls.txt.
@@ -30,8 +31,9 @@ per_call() {
     bin=$1; shift
     MEMPROF=sampling_rate=0,report=none valgrind --tool=callgrind \
         --callgrind-out-file="$OUT/calls.cg" "$bin" "$N" "$@" > /dev/null 2>&1
-    callgrind_annotate --threshold=100 "$OUT/calls.cg" | awk -v n="$N" '
-        /:__mp_|GC_size/ { gsub(",", "", $1); s += $1 }
+    callgrind_annotate --auto=no --threshold=100 "$OUT/calls.cg" | awk -v n="$N" '
+        /:__mp_|:mp_(malloc|calloc|free)_at( |$)|GC_size/ {
+            gsub(",", "", $1); s += $1 }
         END { printf "%.0f", s / n }'
 }
 

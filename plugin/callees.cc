@@ -21,16 +21,18 @@
 /* The runtime prototypes, spelled with S = size_t, P = void *,
    C = const char *, I = int, U = unsigned int (an enum), Q = void **,
    X = char *, F = a pointer to a function of the type the original's
-   declaration says (Boehm's callbacks), R = any pointer or reference
-   (C++'s const std::nothrow_t &); the first letter is the return type.
-   C++'s std::align_val_t is an enum of size_t's precision: S.  Every runtime function also takes the site pointer last, which
-   is not spelled here.  */
+   declaration says (Boehm's callbacks), G = a pointer to such a pointer,
+   R = any pointer or reference (C++'s const std::nothrow_t &); the first
+   letter is the return type.  C++'s std::align_val_t is an enum of
+   size_t's precision: S.  Every runtime function also takes the site
+   pointer last, which is not spelled here.  */
 enum mp_sig
 {
   SIG_P_S, SIG_P_SS, SIG_P_PS, SIG_P_PSS, SIG_V_P, SIG_X_C, SIG_X_CS,
   SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI, SIG_S_P,
   SIG_P_SI, SIG_P_SSS, SIG_V_SIQ, SIG_V_PSU, SIG_V_F, SIG_F_,
   SIG_P_SR, SIG_P_SSR, SIG_V_PS, SIG_V_PSS, SIG_V_PR, SIG_V_PSR,
+  SIG_V_PFPGQ,
   SIG_COUNT
 };
 
@@ -39,7 +41,8 @@ static const char *const mp_sig_spelling[SIG_COUNT] =
   "PS", "PSS", "PPS", "PPSS", "VP", "XC", "XCS",
   "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI", "SP",
   "PSI", "PSSS", "VSIQ", "VPSU", "VF", "F",
-  "PSR", "PSSR", "VPS", "VPSS", "VPR", "VPSR"
+  "PSR", "PSSR", "VPS", "VPSS", "VPR", "VPSR",
+  "VPFPGQ"
 };
 
 /* glibc declares its functions nothrow (__THROW); gc.h does not, and
@@ -140,6 +143,12 @@ static const struct mp_callee mp_callees[] =
   HOOK ("GC_get_start_callback", SIG_F_),
   HOOK ("GC_set_on_heap_resize", SIG_V_F),
   HOOK ("GC_get_on_heap_resize", SIG_F_),
+  /* Boehm's finalisers: the runtime keeps the kind the program asked
+     for when mp_finalise shares the object (finalise.c).  */
+  HOOK ("GC_register_finalizer", SIG_V_PFPGQ),
+  HOOK ("GC_register_finalizer_ignore_self", SIG_V_PFPGQ),
+  HOOK ("GC_register_finalizer_no_order", SIG_V_PFPGQ),
+  HOOK ("GC_register_finalizer_unreachable", SIG_V_PFPGQ),
 
   /* C++'s replaceable allocation functions, by their mangled names
      (size_t is `m').  The plain and aligned new throw std::bad_alloc;
@@ -224,6 +233,8 @@ mp_fits (char letter, tree type)
            && TREE_CODE (TREE_TYPE (type)) == FUNCTION_TYPE;
   if (letter == 'R')
     return POINTER_TYPE_P (type);
+  if (letter == 'G')
+    return POINTER_TYPE_P (type) && mp_fits ('F', TREE_TYPE (type));
   return useless_type_conversion_p (mp_letter_type (letter), type);
 }
 

@@ -12,6 +12,7 @@
 #include "libc.h"
 #include "entry.h"
 #include "libc.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

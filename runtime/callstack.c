@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "callstack.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
@@ -325,7 +326,7 @@ frames (const mp_callstack *ccs)
       n = mp_guest_arrange (ras, n, arranged);
       ras = arranged;
     }
-  cs->frames = malloc (cs->limit * sizeof *cs->frames);
+  cs->frames = malloc ((cs->limit + n) * sizeof *cs->frames);
   if (cs->frames != NULL)
     cs->n_frames = mp_symbolise (ras, n, cs->frames, cs->limit);
   free (arranged);

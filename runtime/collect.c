@@ -14,6 +14,7 @@
 #include "boehm.h"
 #include "eventlog.h"
 #include "collect.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "output.h"
 #include "symbols.h"
+#include "profile.h"
 
 static void
 write_name (FILE *out, const char *name)

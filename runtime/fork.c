@@ -50,6 +50,10 @@
 #include "callstack.h"
 #include "foreign.h"
 #include "fork.h"
+#include "finalise.h"
+#include "control.h"
+#include "sample.h"
+#include "profile.h"
 
 #define GC_THREADS
 #include <gc.h>

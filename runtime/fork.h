@@ -21,11 +21,8 @@ void mp_collector_lock (pthread_mutex_t *lock);
 void mp_collector_unlock (pthread_mutex_t *lock);
 void mp_collector_enter (void);
 void mp_collector_leave (void);
-void mp_control_fork (enum mp_fork_step step);
 void mp_tracked_fork (enum mp_fork_step step);
-void mp_profile_fork (enum mp_fork_step step);
 void mp_timeline_fork (enum mp_fork_step step);
-void mp_sample_fork (enum mp_fork_step step);
 void mp_sites_fork (enum mp_fork_step step);
 void mp_symbols_fork (enum mp_fork_step step);
 

@@ -49,11 +49,14 @@
 #include <sys/mman.h>
 #include "internal.h"
 #include "generations.h"
+#include "finalise.h"
 #include "marks.h"
 #include "eventlog.h"
 #include "finalise.h"
 #include "collect.h"
 #include "fork.h"
+#include "control.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -339,7 +342,10 @@ mp_gc_on_event (int event)
 {
   mp_collector_enter ();
   if (event == GC_EVENT_MARK_END)
-    end_of_marking ();
+    {
+      end_of_marking ();
+      mp_finalise_after_marking ();
+    }
   else if (event == GC_EVENT_RECLAIM_END)
     {
       mp_tracked_after_reclaim ();

@@ -29,6 +29,8 @@
 #include "init.h"
 #include "output.h"
 #include "fork.h"
+#include "control.h"
+#include "sample.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 

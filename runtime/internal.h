@@ -69,48 +69,6 @@ extern void __lsan_ignore_object (const void *p) __attribute__ ((weak));
 
 #include "tracked.h"
 
-/* profile.c */
-
-/* The estimates of one call stack (and kind) of the report's profile.  */
-struct mp_profile_values
-{
-  struct mp_space_amount allocated;
-  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
-  double live_count, live;      /* blocks and data bytes not dead yet */
-  double promoted, young;       /* data bytes: promoted; allocated young */
-  uint64_t samples;             /* sampled words */
-};
-
-/* A copy of one record, for the report: RAS, innermost first, stay
-   valid for ever (records are never freed), or until
-   mp_profile_rows_free when the row owns them.  */
-struct mp_profile_row
-{
-  const uintptr_t *ras;
-  size_t n_ras;
-  int owned;                    /* RAS is the row's: a guest language's
-                                   frames arranged among the C ones */
-  enum mp_source source;
-  struct mp_profile_values v;
-};
-
-struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
-                                           const struct mp_sampled *s);
-void mp_profile_promote (struct mp_profile_stack *s, double bytes);
-void mp_profile_survived (struct mp_profile_stack *s, unsigned age,
-                          const struct mp_space_amount *est);
-void mp_profile_dead (struct mp_profile_stack *s,
-                      const struct mp_space_amount *est);
-/* qsort's order of rows, most allocated data first.  */
-int mp_profile_by_allocated (const void *a, const void *b);
-struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
-                                        double *rate_max);
-void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
-/* Every guest frame word of the profile's stacks (malloc'ed, *N of
-   them), for guest.c.  */
-uintptr_t *mp_profile_guest_words (size_t *n);
-void mp_profile_report (FILE *out, size_t top);
-
 /* A size of N bytes in words, rounded up (SPEC's block size).  */
 static inline uint64_t
 mp_words (size_t n)
@@ -203,13 +161,6 @@ int mp_space_profiles (struct mp_space_profile **all, size_t *n);
 void mp_space_report (FILE *out, size_t top);
 const char *mp_source_name (enum mp_source source);
 
-/* control.c: the control record.  The flags of verbose, and
-   max_overhead, for the collector's callbacks; any thread reads them.  */
-#define MP_NEVER_COMPACT 1000000L
-#define MP_MIN_MINOR_HEAP 4096L
-extern _Atomic long mp_verbose, mp_max_overhead;
-int mp_control_preset (int field, long value);
-void mp_control_boehm_setup (void);
 
 /* fields.c: MEMPROF's name KEY of a control field, or -1.  */
 int mp_control_find (const char *key, size_t len);
@@ -223,9 +174,6 @@ void mp_own_free (void *p, size_t n);
 int mp_own_exhausted (void);
 void mp_own_report (FILE *out);
 void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
-
-/* fatal.c */
-void mp_fatal_setup (void);
 
 #include "fork.h"
 #include "alloc.h"

@@ -19,6 +19,7 @@
 #include "libc.h"
 #include "output.h"
 #include "report.h"
+#include "profile.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
 

@@ -29,6 +29,7 @@
 #include "entry.h"
 #include "stats.h"
 #include "libc.h"
+#include "sample.h"
 
 #define TRAILER MP_TRAILER
 #define SLACK_BITS 23

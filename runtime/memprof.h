@@ -305,7 +305,11 @@ void mp_report (FILE *out);
    its metadata, as the block was young or not; GC_free and a GC_realloc
    that moves the block end it the same way.  These callbacks are
    postponed: they run at a later allocation of some thread, never twice,
-   one thread at a time, a block's in order (alloc, promote, dealloc).
+   one thread at a time, a block's in order (alloc, promote, dealloc),
+   and never inside Boehm's callbacks (GC_set_on_collection_event's, the
+   start callback, the heap resize one), which run holding Boehm's lock:
+   an allocation there leaves them, as it leaves finalisers and a
+   compaction, to the next allocation after.
 
    Each allocation comes with its call stack: every frame a debugger's
    backtrace shows at the allocating call, inlined frames included,
@@ -541,11 +545,17 @@ void mp_compact (void);
                      bytes (default 70000);
    incremental       Boehm's incremental (generational) marking: 0 or 1.
                      Boehm cannot switch it off once on, so setting 0 then
-                     fails.  Off by default: it made binary-trees slower.
+                     fails.  Boehm may refuse to switch it on
+                     (GC_DISABLE_INCREMENTAL in the environment, its leak
+                     detector, no way to track dirty pages): mp_get and
+                     mp_set start Boehm to ask it, and MEMPROF's
+                     incremental=1 is dropped with a warning.  Off by
+                     default: it made binary-trees slower.
 
    mp_get fills *C with the settings now.  mp_set (C) checks every field
    of *C, then applies them all and returns 0, or changes nothing and
-   returns -1 with errno EINVAL if one is out of range (or NULL).  */
+   returns -1 with errno EINVAL if one is out of range (or NULL), or
+   ENOTSUP if Boehm refuses incremental mode.  */
 struct mp_control
 {
   long minor_heap_size;
@@ -593,17 +603,30 @@ int mp_set (const struct mp_control *c);
    mp_finalise (FN, OBJ, DATA): FN (OBJ, DATA) runs once OBJ, the start of
    a GC block, has become unreachable; OBJ is alive again for the call,
    and stays so if FN stores it somewhere (a tracker then sees no death).
-   An object may have several; each runs once.  Those of objects found
-   unreachable by the same collection run in the reverse order of their
-   mp_finalise calls.  They run when Boehm runs finalisers (at an
-   allocation, or GC_invoke_finalizers), after the finaliser the program
-   registered with GC_register_finalizer before the first mp_finalise on
-   the object, if any; a GC_register_finalizer on the object after
-   mp_finalise replaces them, as it would replace any finaliser.  Unlike
-   OCaml's, they follow Boehm's ordered finalisation: an object that is
-   reachable from itself, or from another object with finalisers, waits
-   for that one (a cycle, for ever), whatever variant of
-   GC_register_finalizer the program's own finaliser was registered with.
+   An object may have several; each runs once.  As OCaml's, they have no
+   order: an object in a cycle, or reached from another finalisable
+   object, is finalised once no root reaches it, and whatever it reaches
+   stays valid while its calls run (Boehm's java finalisation, on by
+   default, does that; with GC_set_java_finalization (0) mp_finalise
+   warns, once).  Boehm prints no "Finalization cycle" for them.  Those
+   of objects found unreachable by the same collection run in the
+   reverse order of their mp_finalise calls, after the program's own
+   finalisers of those objects.  They run when Boehm runs finalisers (at
+   an allocation, or GC_invoke_finalizers); when a finaliser of the
+   program's that keeps an order (GC_register_finalizer's or
+   _ignore_self's, on the object in a cycle or on an object that
+   reaches it) holds the object back, at an allocation after the
+   collection that found it unreachable.
+
+   A finaliser the program registers on the object itself, with
+   GC_register_finalizer, _ignore_self, _no_order or _unreachable, keeps
+   its kind and runs as it would without mp_finalise calls, before or
+   after them: the plugin rewrites these calls so that they replace the
+   program's finaliser alone, give back the program's previous one, and
+   leave the mp_finalise calls in place.  One registered by code built
+   without the plugin is taken as GC_register_finalizer's kind, and its
+   own GC_register_finalizer calls replace the mp_finalise calls, as they
+   would any finaliser.
 
    mp_finalise_last (FN, OBJ, DATA): FN (DATA) runs after OBJ is gone for
    good, finalisers included, at a later allocation of some thread or at
@@ -759,8 +782,12 @@ mp_vm_young (struct mp_vm_thread *vt, ptrdiff_t offset,
    shown just outside (as the caller of) the C frame of the ENTRY
    activation running it.  CAPTURE
    lists, innermost first, for each activation of ENTRY on the C stack,
-   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Without
-   ENTRY (NULL), the guest frames come before all the C frames.
+   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Guest
+   frames whose ENTRY activation is not among the C frames captured
+   (callstack_size cut the stack below it, or the allocation ran on a C
+   path not under ENTRY), and all of them without ENTRY (NULL), come
+   after all the C frames, outermost, as their callers.  The guest
+   frames are not counted in callstack_size.
    MEMPROF's vm_frames says how they show: `interleave' (the default),
    `instead' (the guest frames in place of the C frames from the
    innermost activation of ENTRY to the outermost), or `off' (C frames
@@ -880,7 +907,8 @@ void mp_eventlog_resume (void);
      sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
                         0: off)
      callstack_size=N   frames per sampled call stack (default 16, at most
-                        MP_MAX_CALLSTACK)
+                        MP_MAX_CALLSTACK), a language VM's frames
+                        (mp_set_frame_provider) on top
      own_limit=BYTES    memory for the sampling tables (default 256M): past
                         it, or when malloc refuses them memory, sampling
                         (mp_memprof_start's too) stops for good with one

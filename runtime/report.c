@@ -22,6 +22,8 @@
 #include "foreign.h"
 #include "interpose.h"
 #include "libc.h"
+#include "control.h"
+#include "profile.h"
 
 _Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
                 "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");

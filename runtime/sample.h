@@ -1,9 +1,13 @@
-/* sample.h -- sampling, OCaml's Gc.Memprof (sample.c): the countdown
-   every allocation runs down, its slow path, and the tracker's
-   callbacks.  internal.h includes it: include internal.h.  */
+/* sample.h -- OCaml's Gc.Memprof sampling engine (sample.c): the
+   countdown every allocation takes, its slow path, the tracker's
+   callbacks, and the deliveries of what the collector found due.
+   internal.h includes it.  */
 
 #ifndef MEMPROF_SAMPLE_H
 #define MEMPROF_SAMPLE_H
+
+#include "fork.h"
+#include "internal.h"
 
 int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                     void *block, enum mp_source source, const void *ra,
@@ -16,7 +20,6 @@ void mp_deliver (struct mp_thread *t);
 int mp_callback_begin (struct mp_thread *t, unsigned session, int *saved_errno);
 void mp_callback_end (struct mp_thread *t, int saved_errno);
 void mp_callback_abandon (struct mp_thread *t);
-void mp_sample_setup (void);
 
 /* A gap that asks for a new one (sample.c): so negative that the
    countdown stays negative, which a gap that runs out by itself never is
@@ -38,5 +41,10 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
      block's samples.  */
   return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
+
+/* Start the report's sampling, at MEMPROF's rate: mp_init, once.  */
+void mp_sample_setup (void);
+
+void mp_sample_fork (enum mp_fork_step step);
 
 #endif

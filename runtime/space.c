@@ -16,6 +16,7 @@
 #include <string.h>
 #include "internal.h"
 #include "symbols.h"
+#include "profile.h"
 
 struct function
 {

@@ -9,7 +9,8 @@
 #include "memprof.h"
 
 /* The frames of the N_RAS return addresses RAS, innermost first, into
-   OUT (at most MAX); return how many.  */
+   OUT: at most MAX of C code, and those of every guest entry (guest.h),
+   so OUT has room for MAX + N_RAS; return how many.  */
 size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
                      struct mp_frame *out, size_t max);
 /* The frames at return address RA, innermost first, the last one not

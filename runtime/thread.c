@@ -13,6 +13,7 @@
 #include "generations.h"
 #include "init.h"
 #include "eventlog.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -41,6 +41,8 @@
 #include "generations.h"
 #include "eventlog.h"
 #include "fork.h"
+#include "sample.h"
+#include "profile.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -37,19 +37,19 @@ main (void)
 {
   sink[0] = __mp_malloc (5, (const struct mp_site *) &old);
   CHECK_EQ (mp_alloc_stats_collected (), MP_STATS_all);
-  struct mpt_site s = mpt_site_at ("old.c", 11);
+  struct mpt_site s = mpt_site_at ("old.c", 11, 0);
   CHECK_EQ (s.n, 1);
   CHECK_EQ (s.s.numAllocate, 1);
   CHECK_EQ (s.s.bytesAllocated, 5);
 
   sink[1] = __mp_malloc (6, &lean);
   CHECK_EQ (mp_alloc_stats_collected (), MP_STATS_all & ~MP_STATS_bytesSlack);
-  CHECK_EQ (mpt_site_at ("lean.c", 22).n, 0 + 1);
-  CHECK_EQ (mpt_site_at ("lean.c", 22).s.numAllocate, 0);	/* none per call */
+  CHECK_EQ (mpt_site_at ("lean.c", 22, 0).n, 0 + 1);
+  CHECK_EQ (mpt_site_at ("lean.c", 22, 0).s.numAllocate, 0);	/* none per call */
 
   sink[2] = __mp_malloc (7, &future);
   CHECK_EQ (future.id, 0);		/* never written */
-  CHECK_EQ (mpt_site_at ("<unknown>", 0).s.numAllocate, 1);
+  CHECK_EQ (mpt_site_at ("<unknown>", 0, 0).s.numAllocate, 1);
   struct mp_alloc_stats a;
   mp_alloc_stats (&a);
   CHECK_EQ (a.numAllocate, 3);
