@@ -16,10 +16,10 @@ REAL_RUNS=${BENCH_REAL_RUNS:-$RUNS}
 # real_P DIR: run P's workload in its build tree DIR, output on stdout.
 # Each takes about a second plain on this project's 2-core machines.
 
-# w3m, on Boehm GC: the HTML manuals, four times over, dumped as text.
+# w3m, on Boehm GC: the HTML manuals, sixteen times over, dumped as text.
 real_w3m() {
     [ -f "$OUT/real-w3m.html" ] ||
-        for _ in 1 2 3 4; do cat "$1"/doc/*.html "$1"/doc-de/*.html; done \
+        for _ in $(seq 16); do cat "$1"/doc/*.html "$1"/doc-de/*.html; done \
             > "$OUT/real-w3m.html"
     HOME=$OUT/real-home "$1/w3m" -config /dev/null -dump -cols 100 \
         -o display_link_number=1 "$OUT/real-w3m.html"
@@ -27,14 +27,14 @@ real_w3m() {
 
 # jq: objects built, filtered and grouped.
 real_jq() {
-    "$1/jq" -n -c '[range(150000) | {k: (. % 97 | tostring), v: .}]
+    "$1/jq" -n -c '[range(100000) | {k: (. % 97 | tostring), v: .}]
         | group_by(.k) | map({k: .[0].k, n: length, s: (map(.v) | add)})
         | length'
 }
 
 # gawk: an associative array of strings, built and walked.
 real_gawk() {
-    "$1/gawk" 'BEGIN { for (i = 0; i < 400000; i++) a[i] = i "-" i * 3;
+    "$1/gawk" 'BEGIN { for (i = 0; i < 1000000; i++) a[i] = i "-" i * 3;
                        for (k in a) n += length(a[k]); print n }'
 }
 
@@ -42,7 +42,7 @@ real_gawk() {
 real_sqlite3() {
     "$1/sqlite3" -bail :memory: <<'EOF'
 CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT);
-WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)
+WITH RECURSIVE n (i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
   INSERT INTO t SELECT i, printf ('row %d of %s', i, hex (i * i)) FROM n;
 CREATE INDEX tb ON t (b);
 CREATE VIRTUAL TABLE f USING fts5 (x);
