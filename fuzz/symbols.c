@@ -84,7 +84,8 @@ static void
 check_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc)
 {
   struct mp_frame frames[MAX_FRAMES];
-  size_t n = mp_module_frames (units, m, pc, frames, MAX_FRAMES);
+  struct mp_defined defined_in[MAX_FRAMES];
+  size_t n = mp_module_frames (units, m, pc, frames, defined_in, MAX_FRAMES);
   if (n == 0 || n > MAX_FRAMES)
     fail ("frame count out of range", "");
   for (size_t i = 0; i < n; i++)
@@ -95,6 +96,8 @@ check_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc)
       volatile size_t len = strlen (frames[i].function);
       if (frames[i].file != NULL)
         len += strlen (frames[i].file);
+      if (defined_in[i].file != NULL)
+        len += strlen (defined_in[i].file);
       (void) len;
       if (frames[i].inlined != (i + 1 < n))
         fail ("inlined frames, then one not inlined", frames[i].function);

@@ -28,12 +28,45 @@ const Dwfl_Callbacks mp_module_callbacks = {
   .debuginfo_path = &debuginfo_path,
 };
 
+/* The name of function DIE: its linkage name where it has one, the
+   mangled name of a C++ function, which symbols.c demangles into the
+   signature that tells overloads apart; else its DW_AT_name.  Both are
+   looked up through the DIE's abstract origin and specification.  */
 static const char *
 die_name (Dwarf_Die *die)
 {
+  static const int names[] = {
+    DW_AT_linkage_name, DW_AT_MIPS_linkage_name, DW_AT_name
+  };
   Dwarf_Attribute a;
-  const char *name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &a));
-  return name ? name : "??";
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    {
+      const char *name
+        = dwarf_formstring (dwarf_attr_integrate (die, names[i], &a));
+      if (name != NULL)
+        return name;
+    }
+  return "??";
+}
+
+/* The file of module M: what a function is defined in when its own
+   DWARF does not say.  */
+static const char *
+module_file (Dwfl_Module *m)
+{
+  return dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+}
+
+/* Where function DIE of module M is defined: DW_AT_decl_file and
+   DW_AT_decl_line, through its abstract origin, else M's file.  */
+static struct mp_defined
+definition (Dwfl_Module *m, Dwarf_Die *die)
+{
+  const char *file = dwarf_decl_file (die);
+  int line = 0;
+  if (file == NULL || dwarf_decl_line (die, &line) != 0)
+    line = 0;
+  return (struct mp_defined) { file ? file : module_file (m), line };
 }
 
 static int
@@ -304,7 +337,8 @@ scopes_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc,
 
 size_t
 mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
-                  struct mp_frame *out, size_t max)
+                  struct mp_frame *out, struct mp_defined *defined_in,
+                  size_t max)
 {
   const char *file = NULL;
   int line = 0;
@@ -324,6 +358,7 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
       if (inner != NULL)
         call_position (cu, inner, &file, &line);
       int inlined = dwarf_tag (&chain[i]) == DW_TAG_inlined_subroutine;
+      defined_in[n] = definition (m, &chain[i]);
       out[n++] = (struct mp_frame) { die_name (&chain[i]), file,
                                      (unsigned) line, inlined };
       if (!inlined)
@@ -341,6 +376,7 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
          (corrupt DWARF, found by fuzz/symbols.c): the function is the
          symbol table's.  */
       const char *name = dwfl_module_addrname (m, pc);
+      defined_in[n] = (struct mp_defined) { module_file (m), 0 };
       out[n++] = (struct mp_frame) { name ? name : "??", file,
                                      (unsigned) line, 0 };
     }

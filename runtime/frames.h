@@ -24,11 +24,25 @@ struct mp_units
   struct mp_unit *buckets[MP_UNIT_BUCKETS];
 };
 
+/* Where a function is defined: the file, its DWARF's DW_AT_decl_file
+   or else the module's, and the line (DW_AT_decl_line; 0 if unknown).
+   C++'s overloads that have no linkage name (GCC gives none to a
+   function with internal linkage) are told apart by their lines.  */
+struct mp_defined
+{
+  const char *file;
+  int line;
+};
+
 /* Up to MAX frames at address PC of module M into OUT, innermost first,
    the last one not inlined; at least one if MAX is not 0 (named `??'
-   when nothing is known).  Return how many.  */
+   when nothing is known).  Return how many.  A frame's function is
+   named by its DWARF linkage name (C++'s mangled name), else its name,
+   else the symbol table's name; DEFINED_IN[i] gets where the function
+   of OUT[i] is defined.  */
 size_t mp_module_frames (struct mp_units *units, Dwfl_Module *m,
-                         Dwarf_Addr pc, struct mp_frame *out, size_t max);
+                         Dwarf_Addr pc, struct mp_frame *out,
+                         struct mp_defined *defined_in, size_t max);
 void mp_units_free (struct mp_units *units);
 
 #endif

@@ -334,7 +334,10 @@ typedef struct mp_callstack mp_callstack;
 
 /* A frame: its function, and the position in it (FILE NULL and LINE 0
    where there is no debug information).  INLINED is nonzero for a frame
-   that GCC inlined into the next one.  */
+   that GCC inlined into the next one.  FUNCTION is named as the report
+   names it (README, "The report"): C++'s demangled signature, and a
+   namesake of another function met so far followed by its file, as
+   `helper (a.c)'.  */
 struct mp_frame
 {
   const char *function, *file;

@@ -32,6 +32,7 @@
 #include "callstack.h"
 #include "fork.h"
 #include "profile.h"
+#include "symbols.h"
 
 struct mp_profile_stack
 {
@@ -181,6 +182,18 @@ arrange (struct mp_profile_row *row)
   row->owned = 1;
 }
 
+/* Symbolise every address of the N ROWS before any is written: a
+   function met among them renames its namesakes met before
+   (namesakes.c), and each writer must show one name for one function.  */
+static void
+name_frames (const struct mp_profile_row *rows, size_t n)
+{
+  const struct mp_frame *frames;
+  for (size_t i = 0; rows && i < n; i++)
+    for (size_t k = 0; k < rows[i].n_ras; k++)
+      mp_symbolise_one (rows[i].ras[k], &frames);
+}
+
 struct mp_profile_row *
 mp_profile_rows (size_t *n, double *min, double *max)
 {
@@ -197,6 +210,7 @@ mp_profile_rows (size_t *n, double *min, double *max)
   mp_collector_unlock (&lock);
   for (size_t i = 0; rows && i < *n; i++)
     arrange (&rows[i]);
+  name_frames (rows, *n);
   return rows;
 }
 

@@ -40,6 +40,10 @@ void mp_profile_dead (struct mp_profile_stack *s,
                       const struct mp_space_amount *est);
 /* qsort's order of rows, most allocated data first.  */
 int mp_profile_by_allocated (const void *a, const void *b);
+/* A copy of every record (malloc'ed, *N of them; NULL without memory),
+   with the lowest and highest rate of all the samples; every address of
+   them symbolised, so that the names of the functions are settled
+   (namesakes.c).  */
 struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
                                         double *rate_max);
 void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);

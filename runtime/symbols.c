@@ -6,7 +6,9 @@
    modules (some tens of ms); later ones are cached per address, so each
    distinct address is looked up once.  Everything here is under `lock`;
    the strings are libdw's and live as long as the process, since `dwfl`
-   is never ended.  */
+   is never ended.  Functions are shown by the names namesakes.c gives
+   them, which tell namesakes apart by where they are defined: when one
+   is renamed, so are the cached frames.  */
 
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -17,12 +19,15 @@
 #include "guest.h"
 #include "internal.h"
 #include "frames.h"
+#include "namesakes.h"
 #include "symbols.h"
 #include "fork.h"
 
 struct symbolised
 {
   uintptr_t pc;
+  struct symbolised *replaced;  /* the frames of PC before a renaming,
+                                   which readers may hold: kept */
   size_t n;
   struct mp_frame frames[];
 };
@@ -65,12 +70,14 @@ module_of (uintptr_t pc)
   return m;
 }
 
-/* Up to MAX frames of PC into OUT; return how many.  */
+/* Up to MAX frames of PC into OUT, where their functions are defined
+   into DEFINED_IN; return how many.  */
 static size_t
-frames_of (uintptr_t pc, struct mp_frame *out, size_t max)
+frames_of (uintptr_t pc, struct mp_frame *out, struct mp_defined *defined_in,
+           size_t max)
 {
   Dwfl_Module *m = module_of (pc);
-  return m ? mp_module_frames (&units, m, pc, out, max) : 0;
+  return m ? mp_module_frames (&units, m, pc, out, defined_in, max) : 0;
 }
 
 static int
@@ -97,6 +104,44 @@ demangled (const char *name)
   return d != NULL ? d : name;
 }
 
+/* Function OLD is shown as NOW from now on (namesakes.c): the cached
+   addresses that show it get copies of their frames that show NOW.  The
+   old frames may be in use outside the lock, and live on in the copy's
+   `replaced'.  */
+static void
+renamed (const char *old, const char *now, void *data)
+{
+  (void) data;
+  for (size_t i = 0; i < n_cached; i++)
+    {
+      struct symbolised *s = cached[i], *copy = NULL;
+      for (size_t j = 0; j < s->n; j++)
+        if (s->frames[j].function == old)
+          {
+            size_t size = sizeof *s + s->n * sizeof *s->frames;
+            if (copy == NULL && (copy = malloc (size)) != NULL)
+              {
+                memcpy (copy, s, size);
+                copy->replaced = s;
+              }
+            if (copy != NULL)
+              copy->frames[j].function = now;
+          }
+      if (copy != NULL)
+        cached[i] = copy;
+    }
+}
+
+/* The name function NAME, defined at D, is shown by: demangled, its
+   namesakes told apart.  */
+static const char *
+shown (const char *name, struct mp_defined d)
+{
+  if (strcmp (name, "??") == 0)
+    return name;
+  return mp_namesake_shown (demangled (name), d.file, d.line, renamed, NULL);
+}
+
 /* The frames at return address RA (looked up at RA - 1, inside the
    call); NULL if there is no memory.  */
 static struct symbolised *
@@ -112,15 +157,20 @@ lookup (uintptr_t ra)
   if (mp_reserve (&cached, &cap_cached, n_cached, sizeof *cached) != 0)
     return NULL;
   struct mp_frame frames[64];
-  size_t n = frames_of (ra - 1, frames, 64);
+  struct mp_defined defined_in[64];
+  size_t n = frames_of (ra - 1, frames, defined_in, 64);
   if (n == 0)
-    frames[n++] = (struct mp_frame) { "??", NULL, 0, 0 };
+    {
+      frames[n] = (struct mp_frame) { "??", NULL, 0, 0 };
+      defined_in[n++] = (struct mp_defined) { NULL, 0 };
+    }
   for (size_t i = 0; i < n; i++)
-    frames[i].function = demangled (frames[i].function);
+    frames[i].function = shown (frames[i].function, defined_in[i]);
   struct symbolised *s = malloc (sizeof *s + n * sizeof *frames);
   if (s == NULL)
     return NULL;
   s->pc = ra;
+  s->replaced = NULL;
   s->n = n;
   memcpy (s->frames, frames, n * sizeof *frames);
   /* frames_of made no lookups, so SLOT is still good.  */
@@ -203,7 +253,11 @@ mp_symbolise_caller (uintptr_t ra)
   int whole = m != NULL && own_dwarf (m);
   const char *name = m != NULL && !whole ? dwfl_module_addrname (m, ra - 1)
                                          : NULL;
-  struct mp_frame f = { demangled (name ? name : "??"), NULL, 0, 0 };
+  struct mp_defined d = {
+    name ? dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
+         : NULL, 0
+  };
+  struct mp_frame f = { shown (name ? name : "??", d), NULL, 0, 0 };
   pthread_mutex_unlock (&lock);
   mp_quiet_end ();
   if (whole)
