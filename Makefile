@@ -83,7 +83,7 @@ WRAPPERS = build/bin/memprof-gcc build/bin/memprof-g++
 
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc $(WRAPPERS)
 
-$(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
+$(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
 
 $(RT_DIR)/%.o: runtime/%.c runtime/*.h

@@ -8,6 +8,9 @@
 # their report to bench/out/NAME.report, so its cost is counted.  All
 # outputs (binaries, stdout/stderr, reports, times, results.txt) go to bench/out/.
 #
+# BENCH_ONLY="bt-malloc bt-malloc-d" runs those rows alone (a busy
+# machine makes every row long).
+#
 # Then cc-sqlite3: the compile time of `gcc -O2 -g -c sqlite3.c', the
 # SQLite amalgamation (one unit of 240 000 lines), with the plugin against
 # without, BENCH_CC_RUNS times (default 3).  The amalgamation is made
@@ -28,25 +31,44 @@ mkdir -p "$OUT"
 cd "$TOP"                       # sources and arguments are relative to it
 
 # workload name, sources, extra plain libraries, argument, extra MEMPROF
-# settings.  The plain names run with the report's default sampling
-# (1e-4); -s0 turns sampling off and -s3 samples at 1e-3, the rates the
-# sampling targets are set for.  bt-gc-incr shows what Boehm's incremental
-# marking costs under memprof: the measurement behind its default (off).
-# scheme is the Scheme VM of examples/scheme running binary-trees.scm.
+# settings, plugin options (KEY=VALUE of -fplugin-arg-memprof-, joined by
+# `/').  The plain names run with the report's default sampling (1e-4);
+# -s0 turns sampling off and -s3 samples at 1e-3, the rates the sampling
+# targets are set for.  The statistics collected (D's StatsCollector
+# flags): -pc0 keeps no per-call statistic, -bu keeps bytesUsed alone
+# globally (and every per-call one), -d is D's own example, bytesUsed
+# and nothing per call, -none nothing at all.  bt-gc-incr shows what
+# Boehm's incremental marking costs under memprof: the measurement
+# behind its default (off).  bt-gc-evlog writes the event log.  scheme
+# is the Scheme VM of examples/scheme running binary-trees.scm.
 # bt-lib is bt-malloc built without the plugin, the runtime linked by
 # hand: every allocation comes from code memprof did not rewrite, and is
 # counted by interposition.
 SCM=examples/scheme
 WORKLOADS="bt-malloc:bench/bt-malloc.c::18: bt-malloc-s0:bench/bt-malloc.c::18:,sampling_rate=0
 bt-lib:bench/bt-malloc.c::18:
-bt-malloc-s3:bench/bt-malloc.c::18:,sampling_rate=1e-3 bt-gc:bench/bt-gc.c:-lgc:17:
+bt-malloc-s3:bench/bt-malloc.c::18:,sampling_rate=1e-3
+bt-malloc-pc0:bench/bt-malloc.c::18::per-call=none
+bt-malloc-bu:bench/bt-malloc.c::18::stats=bytesUsed
+bt-malloc-d:bench/bt-malloc.c::18::stats=bytesUsed/per-call=none
+bt-malloc-none:bench/bt-malloc.c::18::stats=none/per-call=none
+bt-gc:bench/bt-gc.c:-lgc:17:
 bt-gc-s0:bench/bt-gc.c:-lgc:17:,sampling_rate=0 bt-gc-s3:bench/bt-gc.c:-lgc:17:,sampling_rate=1e-3
 bt-gc-incr:bench/bt-gc.c:-lgc:17:,incremental=1
+bt-gc-evlog:bench/bt-gc.c:-lgc:17:,eventlog=$OUT/bt-gc-evlog.json
 scheme:$SCM/*.c:-lgc:$SCM/bench/binary-trees.scm:
 scheme-s0:$SCM/*.c:-lgc:$SCM/bench/binary-trees.scm:,sampling_rate=0
 scheme-s3:$SCM/*.c:-lgc:$SCM/bench/binary-trees.scm:,sampling_rate=1e-3"
 
 die() { echo "bench: $*" >&2; exit 1; }
+
+# wanted NAME: whether BENCH_ONLY lets row NAME run.
+wanted() {
+    case " ${BENCH_ONLY:-$1} " in
+        *" $1 "*) return 0 ;;
+        *) return 1 ;;
+    esac
+}
 
 # now: wall clock in seconds with nanoseconds (GNU date).
 now() { date +%s.%N; }
@@ -82,7 +104,7 @@ row() {
     mm=$(awk '{ print $2 }' "$OUT/$1.times" | median)
     rm=$(awk '{ printf "%.4f\n", $2 / ($1 > 0 ? $1 : 0.001) }' \
              "$OUT/$1.times" | median)
-    show '%-10s %8.3f %8.3f %6.2fx\n' "$1" "$pm" "$mm" "$rm"
+    show '%-14s %8.3f %8.3f %6.2fx\n' "$1" "$pm" "$mm" "$rm"
 }
 
 # The runtime lets threads register with Boehm (GC_allow_register_threads),
@@ -95,9 +117,10 @@ export GC_MARKERS
 [ -f "$TOP/runtime/libmemprof.a" ] || die "$TOP/runtime/libmemprof.a not built (run make)"
 
 for w in $WORKLOADS; do
-    IFS=: read -r name src libs arg settings <<EOF2
+    IFS=: read -r name src libs arg settings options <<EOF2
 $w
 EOF2
+    wanted "$name" || continue
     # $src may be a pattern of several files.
     # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 -I"$TOP/runtime" -o "$OUT/$name.plain" $src $libs ||
@@ -106,20 +129,23 @@ EOF2
         bt-lib) plugin= ;;
         *) plugin=-fplugin=$TOP/plugin/memprof.so ;;
     esac
+    poptions=$(echo "$options" | tr '/' '\n' | sed '/^$/d; s/^/-fplugin-arg-memprof-/')
+    # $src may be a pattern of several files; $poptions, several options.
     # shellcheck disable=SC2086
-    "$CC" -std=c11 -O2 $plugin -I"$TOP/runtime" \
+    "$CC" -std=c11 -O2 $plugin $poptions -I"$TOP/runtime" \
         -o "$OUT/$name.memprof" $src \
         "$TOP/runtime/libmemprof.a" -lgc -ldw -lz -lpthread -ldl -lm ||
         die "cannot build $name (memprof)"
 done
 
 : > "$OUT/results.txt"
-show '%-10s %8s %8s %7s   (%s runs each, medians)\n' \
+show '%-14s %8s %8s %7s   (%s runs each, medians)\n' \
     workload plain memprof ratio "$RUNS"
 for w in $WORKLOADS; do
-    IFS=: read -r name src libs arg settings <<EOF2
+    IFS=: read -r name src libs arg settings options <<EOF2
 $w
 EOF2
+    wanted "$name" || continue
     : > "$OUT/$name.times"
     i=0
     while [ "$i" -lt "$RUNS" ]; do
@@ -137,7 +163,9 @@ EOF2
 done
 
 . "$TOP/scripts/debsrc.sh"
-if sq=$(debsrc_sqlite3_c "$TOP/build/real/src" 2> "$OUT/amalgamation.log")
+if ! wanted cc-sqlite3; then
+    :
+elif sq=$(debsrc_sqlite3_c "$TOP/build/real/src" 2> "$OUT/amalgamation.log")
 then
     : > "$OUT/cc-sqlite3.times"
     i=0

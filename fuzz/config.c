@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "config.h"
 #include "fields.h"
+#include "stats-choice.h"
 
 /* More than any warning takes: two texts of at most 64 characters and
    a `...' each, and the words around them.  */
@@ -81,11 +82,11 @@ static char **
 path_of (struct mp_config *c, int i)
 {
   char **paths[] = { &c->report_path, &c->pprof_path, &c->folded_path,
-                     &c->json_path, &c->html_path };
+                     &c->json_path, &c->html_path, &c->eventlog_path };
   return paths[i];
 }
 
-#define N_PATHS 5
+#define N_PATHS 6
 
 /* The promises of memprof.h about what is kept.  */
 static void
@@ -94,7 +95,10 @@ check_ranges (struct mp_config *c, const char *text)
   if (!(c->sampling_rate >= 0 && c->sampling_rate <= 1)
       || c->callstack_size > MP_MAX_CALLSTACK
       || c->init_heap_words > (UINT64_C (1) << 40)
-      || (c->sections & ~(unsigned) MP_SECTIONS_ALL) != 0)
+      || (c->sections & ~(unsigned) MP_SECTIONS_ALL) != 0
+      || (c->stats & ~MP_STATS_EVERY) != 0
+      || (c->per_call & ~MP_STATS_PER_CALL) != 0 || c->eventlog_paused > 1
+      || c->interpose > 1)
     fail ("a setting out of its range", text);
   for (int i = 1; i < N_PATHS; i++)
     if (*path_of (c, i) && **path_of (c, i) == '\0')
@@ -110,7 +114,10 @@ check_same (struct mp_config *a, struct mp_config *b, const char *text)
              && a->callstack_size == b->callstack_size
              && a->stacks == b->stacks && a->sections == b->sections
              && a->init_heap_words == b->init_heap_words
-             && a->own_limit == b->own_limit;
+             && a->own_limit == b->own_limit && a->stats == b->stats
+             && a->per_call == b->per_call
+             && a->eventlog_paused == b->eventlog_paused
+             && a->interpose == b->interpose;
   for (int i = 0; i < N_PATHS; i++)
     same = same && same_path (*path_of (a, i), *path_of (b, i));
   if (!same)

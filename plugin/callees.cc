@@ -14,6 +14,7 @@
    alone rather than converted.  */
 
 #include "memprof.h"
+#include "../runtime/stats-choice.h"
 #include "stringpool.h"
 #include "attribs.h"
 
@@ -291,15 +292,37 @@ mp_find_callee_name (const char *name)
   return NULL;
 }
 
+/* The work of the fast path of CALLEE's twin (stats.h's mp_site_work):
+   less than MP_WORK_ALL when this unit's sites leave statistics out
+   (stats=, per-call=) that the work of its fast path serves, and the
+   runtime has a lean twin, __mp_NAME_wW (entry.h).  The calls programs
+   make most have one; the others count everything, and the reports
+   leave out what the sites did not keep.  */
+static unsigned
+mp_work (const struct mp_callee *callee)
+{
+  static const char *const lean[] =
+    { "malloc", "calloc", "free", "GC_malloc", "GC_malloc_atomic" };
+
+  for (unsigned i = 0; i < ARRAY_SIZE (lean); i++)
+    if (strcmp (callee->name, lean[i]) == 0)
+      return mp_site_work (mp_stats_omitted, mp_per_call_omitted);
+  return MP_WORK_ALL;
+}
+
 const char *
 mp_runtime_name (const struct mp_callee *callee)
 {
   unsigned i = callee - mp_callees;
+  unsigned work = mp_work (callee);
+  char suffix[4] = "_w0";
 
   /* memprof.h's own mp_NAME has __mp_NAME for its twin.  */
+  suffix[2] = (char) ('0' + work);
   if (!mp_runtime_names[i])
     mp_runtime_names[i] = concat (strncmp (callee->name, "mp_", 3) == 0
-                                  ? "__" : "__mp_", callee->name, NULL);
+                                  ? "__" : "__mp_", callee->name,
+                                  work == MP_WORK_ALL ? "" : suffix, NULL);
   return mp_runtime_names[i];
 }
 

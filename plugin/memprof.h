@@ -29,6 +29,9 @@ struct mp_user_allocator
 };
 
 extern bool mp_verbose;
+/* The statistics this unit's sites leave out (site.h's stats_omitted and
+   per_call_omitted): none unless stats= or per-call= say.  */
+extern unsigned mp_stats_omitted, mp_per_call_omitted;
 bool mp_parse_options (const struct plugin_name_args *);
 const struct mp_user_allocator *mp_find_user_allocator (tree fndecl);
 

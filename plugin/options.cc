@@ -7,11 +7,13 @@
    program.  */
 
 #include "memprof.h"
+#include "../runtime/stats-choice.h"
 #include "diagnostic-core.h"
 #include "cgraph.h"
 #include "attribs.h"
 
 bool mp_verbose;
+unsigned mp_stats_omitted, mp_per_call_omitted;
 
 static struct mp_user_allocator *mp_users;
 static unsigned mp_n_users, mp_max_users;
@@ -38,6 +40,11 @@ mp_help (void)
     "memprof:   allocator=NAME:FAMILY  profile calls of NAME as allocations"
     " of FAMILY (malloc, gc, gc_atomic, gc_uncollectable);"
     " repeat it or give a comma-separated list\n"
+    "memprof:   stats=LIST             the global statistics to collect:"
+    " D's names (numAllocate, bytesUsed, ...) and groups (numAll,"
+    " bytesAll, all, none), joined by `,' or `+'; default all\n"
+    "memprof:   per-call=LIST          the same for the per-call statistics"
+    " (all but bytesUsed, bytesSlack, bytesHighTide); default all\n"
     "memprof:   verbose                note each rewritten call"
     " (memprof: CALLEE -> RUNTIME)\n"
     "memprof:   help                   print this list\n");
@@ -116,6 +123,36 @@ mp_parse_allocators (const char *value)
   return ok;
 }
 
+/* stats=LIST or per-call=LIST (PER_CALL): the statistics the unit's
+   sites leave out, into *OMITTED.  */
+static bool
+mp_parse_stats (const struct plugin_argument *arg, bool per_call,
+                unsigned *omitted)
+{
+  const char *item;
+  size_t len;
+  unsigned kept;
+
+  if (!arg->value)
+    {
+      error ("memprof: option %qs needs a value: a list of statistics",
+             arg->key);
+      return false;
+    }
+  int e = mp_stats_parse (arg->value, strlen (arg->value), ",+", per_call,
+                          &kept, &item, &len);
+  if (e != MP_STATS_OK)
+    {
+      char *word = xstrndup (item, len);
+      error ("memprof: %s %qs in %<-fplugin-arg-memprof-%s=%s%>",
+             mp_stats_error_text (e), word, arg->key, arg->value);
+      free (word);
+      return false;
+    }
+  *omitted = ~kept & MP_STATS_EVERY;
+  return true;
+}
+
 static bool
 mp_no_value (const struct plugin_argument *arg)
 {
@@ -144,6 +181,10 @@ mp_parse_options (const struct plugin_name_args *info)
               ok = false;
             }
         }
+      else if (strcmp (arg->key, "stats") == 0)
+        ok &= mp_parse_stats (arg, false, &mp_stats_omitted);
+      else if (strcmp (arg->key, "per-call") == 0)
+        ok &= mp_parse_stats (arg, true, &mp_per_call_omitted);
       else if (strcmp (arg->key, "verbose") == 0)
         {
           ok &= mp_no_value (arg);

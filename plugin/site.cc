@@ -54,10 +54,10 @@ mp_build_types (void)
     { "function", "file", "line", "column", NULL };
   static const char *const site_names[] =
     { "abi", "id", "file", "function", "callee", "line", "column", "kind",
-      "n_inlined", "inlined", NULL };
+      "n_inlined", "inlined", "stats_omitted", "per_call_omitted", NULL };
   tree frame_types[] = { cstr, cstr, uns, uns };
   tree site_types[] = { uns, uns, cstr, cstr, cstr, uns, uns, uns, uns,
-                        frame_ptr };
+                        frame_ptr, uns, uns };
 
   mp_finish_struct (frame, "mp_inline_frame", frame_names, frame_types);
   mp_finish_struct (site, "mp_site", site_names, site_types);
@@ -225,7 +225,8 @@ mp_build_site (const char *prefix, location_t loc, tree block, tree callee,
       mp_function_string (current_function_decl), callee,
       mp_unsigned (xloc.line), mp_unsigned (xloc.column), kind,
       mp_unsigned (n_inlined),
-      inlined ? inlined : build_int_cst (mp_roots[MP_ROOT_FRAME_PTR_TYPE], 0)
+      inlined ? inlined : build_int_cst (mp_roots[MP_ROOT_FRAME_PTR_TYPE], 0),
+      mp_unsigned (mp_stats_omitted), mp_unsigned (mp_per_call_omitted)
     };
   tree type = mp_roots[MP_ROOT_SITE_TYPE];
   tree var = mp_static (prefix, type, mp_record (type, values), false);

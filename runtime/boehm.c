@@ -11,6 +11,7 @@
 #include "boehm.h"
 #include "libc.h"
 #include "entry.h"
+#include "libc.h"
 #include "sample.h"
 
 #define GC_THREADS
@@ -67,14 +68,27 @@ mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
   mp_count_gc (t, site, base, n, base ? GC_size (base) : 0, source, ra);
 }
 
+/* Allocate N bytes with FN at SITE, and count what KEEP names on the
+   fast path (everything on the slow one).  GC_size is asked only where
+   a statistic needs it, or the slow path.  */
+static inline __attribute__ ((always_inline)) void *
+gc_alloc_as (void *(*fn) (size_t), size_t n, const struct mp_site *site,
+             enum mp_source source, const void *ra, unsigned keep)
+{
+  struct mp_thread *t = mp_gc_self ();
+  void *p = fn (n);
+  if (!(keep & MP_KEEP_SIZE) && source != MP_SOURCE_UNCOLLECTABLE
+      && MP_LIKELY (mp_count_young_fast (t, site, p, n, 0, keep)))
+    return p;
+  mp_count_gc_as (t, site, p, n, p ? GC_size (p) : 0, source, ra, keep);
+  return p;
+}
+
 static inline __attribute__ ((always_inline)) void *
 gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
           enum mp_source source, const void *ra)
 {
-  struct mp_thread *t = mp_gc_self ();
-  void *p = fn (n);
-  mp_count_gc (t, site, p, n, p ? GC_size (p) : 0, source, ra);
-  return p;
+  return gc_alloc_as (fn, n, site, source, ra, MP_STATS_EVERY);
 }
 
 /* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
@@ -83,6 +97,25 @@ gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
   {                                                                         \
     return gc_alloc (name, n, s, source, MP_RA);                            \
   }
+
+/* The lean entries (entry.h): __mp_NAME_wW counts on its fast path only
+   the work W (stats.h).  */
+#define GC_LEAN_ENTRY(name, source, w)                                      \
+  MP_API void *__mp_##name##_w##w (size_t n, const struct mp_site *s)       \
+  {                                                                         \
+    return gc_alloc_as (name, n, s, source, MP_RA, MP_WORK_KEEPS (w));      \
+  }
+#define GC_LEAN_ENTRIES(w)                                                  \
+  GC_LEAN_ENTRY (GC_malloc, MP_SOURCE_NORMAL, w)                            \
+  GC_LEAN_ENTRY (GC_malloc_atomic, MP_SOURCE_ATOMIC, w)
+
+GC_LEAN_ENTRIES (0)
+GC_LEAN_ENTRIES (1)
+GC_LEAN_ENTRIES (2)
+GC_LEAN_ENTRIES (3)
+GC_LEAN_ENTRIES (4)
+GC_LEAN_ENTRIES (5)
+GC_LEAN_ENTRIES (6)
 
 GC_ENTRY (GC_malloc, MP_SOURCE_NORMAL)
 GC_ENTRY (GC_malloc_atomic, MP_SOURCE_ATOMIC)

@@ -15,6 +15,7 @@
 #include "internal.h"
 #include "generations.h"
 #include "guest.h"
+#include "stats.h"
 
 /* Register the calling thread, T's, with Boehm (starting Boehm first if
    need be): boehm.c.  */
@@ -54,10 +55,13 @@ void mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site,
    in the log, no sample due, bytesUsed far from a flush.  Return 0
    with nothing done otherwise.  Each of those is tested before the
    first store, so that the path makes no call: the functions it is
-   inlined into need not save registers for one.  */
+   inlined into need not save registers for one.  Of the statistics it
+   counts those KEEP names (stats.h), which but the lean entries give
+   as all of them; USABLE is needed only by bytesUsed, bytesHighTide
+   and bytesSlack (MP_KEEP_SIZE).  */
 static inline __attribute__ ((always_inline)) int
 mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
-                     void *base, size_t n, size_t usable)
+                     void *base, size_t n, size_t usable, unsigned keep)
 {
   uint64_t words = mp_words (n);
   if (MP_UNLIKELY (base == NULL || words - 1 >= MP_MAX_YOUNG_WOSIZE
@@ -72,13 +76,16 @@ mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
   if (MP_UNLIKELY (k >= y->limit))
     return 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
-  int64_t d = mp_get_counter (&t->used_delta) + (int64_t) usable;
+  int used = (keep & MP_KEEP_USED) != 0;
+  int64_t d = used ? mp_get_counter (&t->used_delta) + (int64_t) usable : 0;
   if (MP_UNLIKELY (left < 0 || d > MP_USED_FLUSH))
     return 0;
   struct mp_site_counts *c
     = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
-  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
-  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  if (keep & MP_KEEP_CALLS)
+    mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  if (keep & MP_STAT_BIT (bytesAllocated))
+    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
   mp_add (&c->c[SC_MINOR_WORDS], (int64_t) words);
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
@@ -86,10 +93,13 @@ mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
                     __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, k + 1, memory_order_release);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
-  if (d > mp_get_counter (&t->used_peak))
-    atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
-  if (usable != n)
+  if (used)
+    {
+      atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+      if (d > mp_get_counter (&t->used_peak))
+        atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+    }
+  if ((keep & MP_STAT_BIT (bytesSlack)) && usable != n)
     mp_add (&t->bytes_slack, (int64_t) (usable - n));
   if (g != NULL)
     mp_guest_count (t, (int64_t) n, words, 0);
@@ -97,15 +107,23 @@ mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
 }
 
 /* Count BASE, as mp_count_gc_slow says, taking the fast path when it
-   can.  */
+   can, which counts what KEEP names.  */
+static inline __attribute__ ((always_inline)) void
+mp_count_gc_as (struct mp_thread *t, const struct mp_site *site, void *base,
+                size_t n, size_t usable, enum mp_source source,
+                const void *ra, unsigned keep)
+{
+  if (MP_LIKELY (source != MP_SOURCE_UNCOLLECTABLE
+                 && mp_count_young_fast (t, site, base, n, usable, keep)))
+    return;
+  mp_count_gc_slow (t, site, base, n, usable, source, ra);
+}
+
 static inline __attribute__ ((always_inline)) void
 mp_count_gc (struct mp_thread *t, const struct mp_site *site, void *base,
              size_t n, size_t usable, enum mp_source source, const void *ra)
 {
-  if (MP_LIKELY (source != MP_SOURCE_UNCOLLECTABLE
-                 && mp_count_young_fast (t, site, base, n, usable)))
-    return;
-  mp_count_gc_slow (t, site, base, n, usable, source, ra);
+  mp_count_gc_as (t, site, base, n, usable, source, ra, MP_STATS_EVERY);
 }
 
 /* The same, out of line, with USABLE read from Boehm.  */

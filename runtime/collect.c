@@ -12,6 +12,8 @@
    finalise_last's, alarms'), as OCaml runs them before returning.  */
 
 #include "boehm.h"
+#include "eventlog.h"
+#include "collect.h"
 #include "sample.h"
 
 #define GC_THREADS
@@ -25,23 +27,26 @@ mp_counter mp_compactions, mp_forced_majors;
    cannot run inside it; the next thread through mp_deliver runs it.  */
 static atomic_int compact_due;
 
-/* End the youth of every young block, without delivering.  */
+/* End the youth of every young block, without delivering; WHY forced
+   it, for the event log.  */
 void
-mp_collect_minor (void)
+mp_collect_minor (const char *why)
 {
+  int ev = mp_ev_forced (why);
   uint64_t epoch = atomic_load (&mp_gc_epoch);
   if (GC_is_incremental_mode ())
     for (int i = 0; i < 1000 && atomic_load (&mp_gc_epoch) == epoch; i++)
       GC_collect_a_little ();
   if (atomic_load (&mp_gc_epoch) == epoch)
     GC_gcollect ();
+  mp_ev_end (MP_EV_FORCED, ev);
 }
 
 MP_API void
 mp_minor (void)
 {
   struct mp_thread *t = mp_gc_self ();
-  mp_collect_minor ();
+  mp_collect_minor ("mp_minor");
   mp_deliver (t);
 }
 
@@ -51,7 +56,9 @@ mp_major_slice (long n)
   (void) n;                     /* Boehm's slices have their own size */
   struct mp_thread *t = mp_gc_self ();
   mp_gc_message (MP_VERBOSE_MINOR, "major slice");
+  int ev = mp_ev_forced ("mp_major_slice");
   GC_collect_a_little ();
+  mp_ev_end (MP_EV_FORCED, ev);
   mp_deliver (t);
   return 0;
 }
@@ -61,7 +68,9 @@ mp_major (void)
 {
   struct mp_thread *t = mp_gc_self ();
   atomic_fetch_add (&mp_forced_majors, 1);
+  int ev = mp_ev_forced ("mp_major");
   GC_gcollect ();
+  mp_ev_end (MP_EV_FORCED, ev);
   mp_deliver (t);
 }
 
@@ -70,16 +79,20 @@ mp_full_major (void)
 {
   struct mp_thread *t = mp_gc_self ();
   atomic_fetch_add (&mp_forced_majors, 1);
+  int ev = mp_ev_forced ("mp_full_major");
   GC_gcollect ();
   GC_invoke_finalizers ();
   GC_gcollect ();
+  mp_ev_end (MP_EV_FORCED, ev);
   mp_deliver (t);
 }
 
-/* A full collection that gives free memory back to the system.  */
+/* A full collection that gives free memory back to the system, forced
+   by WHY.  */
 static void
-compact (void)
+compact (const char *why)
 {
+  int forced = mp_ev_forced (why), ev = mp_ev_begin (MP_EV_COMPACTION);
   atomic_fetch_add (&mp_compactions, 1);
   mp_gc_message (MP_VERBOSE_COMPACTION, "compacting heap (%zu KiB)",
                  GC_get_heap_size () >> 10);
@@ -91,6 +104,8 @@ compact (void)
   mp_heap_note_size ();
   mp_gc_message (MP_VERBOSE_COMPACTION, "compaction done (%zu KiB)",
                  GC_get_heap_size () >> 10);
+  mp_ev_end (MP_EV_COMPACTION, ev);
+  mp_ev_end (MP_EV_FORCED, forced);
 }
 
 MP_API void
@@ -98,7 +113,7 @@ mp_compact (void)
 {
   struct mp_thread *t = mp_gc_self ();
   atomic_fetch_add (&mp_forced_majors, 1);
-  compact ();
+  compact ("mp_compact");
   mp_deliver (t);
 }
 
@@ -117,5 +132,5 @@ mp_compact_if_due (struct mp_thread *t)
 {
   if (t->gc_registered != MP_GC_UNKNOWN && atomic_load (&compact_due)
       && atomic_exchange (&compact_due, 0))
-    compact ();
+    compact ("max_overhead");
 }

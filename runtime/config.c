@@ -19,11 +19,13 @@
 #include <string.h>
 #include "internal.h"
 #include "config.h"
+#include "stats-choice.h"
 
 struct mp_config mp_config = {
   .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
   .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
   .init_heap_words = 0, .own_limit = 256ul << 20, .interpose = 1,
+  .stats = MP_STATS_EVERY, .per_call = MP_STATS_PER_CALL,
 };
 
 void
@@ -188,6 +190,35 @@ set_vm_frames (unsigned *mode, const char *value, size_t len)
   return -1;
 }
 
+/* Print TEXT, LEN bytes, into a warning readably: at most 64
+   characters, and no control character that would break the line.  */
+static const char *
+shown (const char *text, size_t len, char buf[72])
+{
+  size_t n = len > 64 ? 64 : len;
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (unsigned char) text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
+  strcpy (buf + n, len > n ? "..." : "");
+  return buf;
+}
+
+/* A list of statistics (stats-choice.h), global or PER_CALL, joined by
+   `+'; a bad one is told through WARN, with the word at fault, and -3
+   returned.  */
+static int
+set_stats (unsigned *kept, const char *key, size_t klen, const char *value,
+           size_t len, int per_call, mp_warn_fn *warn)
+{
+  const char *item;
+  size_t item_len;
+  char a[72], b[72];
+  int e = mp_stats_parse (value, len, "+", per_call, kept, &item, &item_len);
+  if (e != MP_STATS_OK)
+    warn ("MEMPROF: %s '%s' in '%s' (ignored)", mp_stats_error_text (e),
+          shown (item, item_len, a), shown (key, klen, b));
+  return e == MP_STATS_OK ? 0 : -3;
+}
+
 /* A field of the control record, for PRESET.  */
 static int
 set_control (int field, const char *value, size_t len, mp_preset_fn *preset)
@@ -199,7 +230,11 @@ set_control (int field, const char *value, size_t len, mp_preset_fn *preset)
 }
 
 /* The keys of struct mp_config, each with the field it sets.  */
-enum key_type { REPORT_PATH, OUTPUT_PATH, SECTIONS, NUMBER, RATE, VM_FRAMES };
+enum key_type
+{
+  REPORT_PATH, OUTPUT_PATH, SECTIONS, NUMBER, RATE, VM_FRAMES, STATS,
+  PER_CALL_STATS
+};
 
 static const struct
 {
@@ -223,15 +258,20 @@ static const struct
   { "own_limit", NULL, NUMBER, AT (own_limit), ULONG_MAX },
   { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
   { "vm_frames", NULL, VM_FRAMES, AT (vm_frames), 0 },
+  { "stats", NULL, STATS, AT (stats), 0 },
+  { "per_call", NULL, PER_CALL_STATS, AT (per_call), 0 },
+  { "eventlog", NULL, OUTPUT_PATH, AT (eventlog_path), 0 },
+  { "eventlog_paused", NULL, NUMBER, AT (eventlog_paused), 1 },
   { "interpose", NULL, NUMBER, AT (interpose), 1 },
 #undef AT
 };
 
 /* Apply KEY=VALUE, KLEN and VLEN bytes; -1 if VALUE is bad, -2 if KEY
-   is unknown.  */
+   is unknown, -3 if it is bad and WARN was told why.  */
 static int
 apply_item (struct mp_config *cfg, const char *key, size_t klen,
-            const char *value, size_t vlen, mp_preset_fn *preset)
+            const char *value, size_t vlen, mp_preset_fn *preset,
+            mp_warn_fn *warn)
 {
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     {
@@ -252,24 +292,16 @@ apply_item (struct mp_config *cfg, const char *key, size_t klen,
           return parse_rate (value, vlen, field);
         case VM_FRAMES:
           return set_vm_frames (field, value, vlen);
+        case STATS:
+        case PER_CALL_STATS:
+          return set_stats (field, key, klen, value, vlen,
+                            keys[i].type == PER_CALL_STATS, warn);
         }
     }
   int field = mp_control_find (key, klen);
   if (field < 0)
     return -2;
   return set_control (field, value, vlen, preset);
-}
-
-/* Print TEXT, LEN bytes, into a warning readably: at most 64
-   characters, and no control character that would break the line.  */
-static const char *
-shown (const char *text, size_t len, char buf[72])
-{
-  size_t n = len > 64 ? 64 : len;
-  for (size_t i = 0; i < n; i++)
-    buf[i] = (unsigned char) text[i] < 0x20 || text[i] == 0x7f ? '?' : text[i];
-  strcpy (buf + n, len > n ? "..." : "");
-  return buf;
 }
 
 static void
@@ -279,6 +311,8 @@ warn_item (const char *text, size_t len, const char *key, size_t klen,
   char a[72], b[72];
   if (why == -2)
     warn ("MEMPROF: unknown key '%s' (ignored)", shown (key, klen, a));
+  else if (why == -3)
+    ;                           /* told already */
   else if (why == -1)
     warn ("MEMPROF: bad value '%s' for '%s' (ignored)",
           shown (text, len, a), shown (key, klen, b));
@@ -301,7 +335,8 @@ mp_config_parse (const char *text, struct mp_config *cfg,
       else
         {
           size_t klen = (size_t) (eq - text), vlen = len - klen - 1;
-          int why = apply_item (cfg, text, klen, eq + 1, vlen, preset);
+          int why = apply_item (cfg, text, klen, eq + 1, vlen, preset,
+                                warn);
           if (why != 0)
             warn_item (eq + 1, vlen, text, klen, why, warn);
         }

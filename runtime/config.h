@@ -29,6 +29,11 @@ struct mp_config
   unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
   unsigned long own_limit;  /* bytes for the sampling tables (own.c) */
   unsigned vm_frames;    /* MP_VM_FRAMES_*: a guest language's frames */
+  unsigned stats, per_call;  /* the statistics the reports may show,
+                                global and per call (stats.c): bits of
+                                MP_SITE_STATS */
+  char *eventlog_path;   /* the event log (eventlog.c); NULL: none */
+  unsigned long eventlog_paused;  /* 1: it starts paused */
   unsigned long interpose;  /* 1: count the calls no rewritten site
                                made (interpose.c); 0: pass them on */
 };

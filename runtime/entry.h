@@ -28,6 +28,24 @@ void *__mp_valloc (size_t, const struct mp_site *);
 /* Not an allocation: it takes no site.  */
 size_t __mp_malloc_usable_size (void *);
 
+/* The lean entries: for a site whose unit leaves statistics out
+   (site.h's stats_omitted and per_call_omitted), __mp_NAME_wW is NAME
+   whose fast path does only the work W (stats.h's mp_site_work, 0 to
+   6): bit 1 counts the site's calls and bytes, 2 bytesUsed and
+   bytesHighTide, 4 bytesSlack.  The plugin calls them for malloc,
+   calloc, free, GC_malloc and GC_malloc_atomic, the calls a program
+   makes most; their slow paths count everything, and the reports show
+   what the site kept.  */
+#define MP_LEAN_ENTRY(w)                                                    \
+  void *__mp_malloc_w##w (size_t, const struct mp_site *);                 \
+  void *__mp_calloc_w##w (size_t, size_t, const struct mp_site *);         \
+  void __mp_free_w##w (void *, const struct mp_site *);                    \
+  void *__mp_GC_malloc_w##w (size_t, const struct mp_site *);              \
+  void *__mp_GC_malloc_atomic_w##w (size_t, const struct mp_site *);
+MP_LEAN_ENTRY (0) MP_LEAN_ENTRY (1) MP_LEAN_ENTRY (2) MP_LEAN_ENTRY (3)
+MP_LEAN_ENTRY (4) MP_LEAN_ENTRY (5) MP_LEAN_ENTRY (6)
+#undef MP_LEAN_ENTRY
+
 /* The Boehm family: blocks live on the collected heap.  */
 void *__mp_GC_malloc (size_t, const struct mp_site *);
 void *__mp_GC_malloc_atomic (size_t, const struct mp_site *);

@@ -40,6 +40,10 @@
 #include "config.h"
 #include "fatal.h"
 #include "output.h"
+#include "eventlog.h"
+#include "stats.h"
+#include "line.h"
+#include "report.h"
 
 #define MAX_SITES 64
 
@@ -51,45 +55,18 @@ static const int fatal_signals[] = {
    then waits for the first one's to end the process.  */
 static atomic_int dying;
 
-/* A line being formatted, on the stack.  */
-struct line
-{
-  char buf[512];
-  size_t n;
-};
-
 static void
-put (struct line *l, const char *s)
+flush (struct mp_line *l)
 {
-  size_t len = strlen (s);
-  if (len > sizeof l->buf - l->n)
-    len = sizeof l->buf - l->n;
-  memcpy (l->buf + l->n, s, len);
-  l->n += len;
-}
-
-static void
-put_number (struct line *l, int64_t v)
-{
-  char digits[24], *d = digits + sizeof digits;
-  uint64_t u = v < 0 ? -(uint64_t) v : (uint64_t) v;
-  *--d = '\0';
-  do
-    *--d = (char) ('0' + u % 10);
-  while ((u /= 10) != 0);
-  if (v < 0)
-    *--d = '-';
-  put (l, d);
-}
-
-static void
-flush (struct line *l)
-{
-  put (l, "\n");
+  mp_line_put (l, "\n");
   ssize_t w = write (STDERR_FILENO, l->buf, l->n);
   (void) w;                     /* nowhere to report it */
   l->n = 0;
 }
+
+/* The per-call statistics of a site's line, those it shows of them.  */
+#define LISTED (MP_STAT_BIT (numAllocate) | MP_STAT_BIT (bytesAllocated)      \
+                | MP_STAT_BIT (numDeallocate))
 
 /* The MAX (at most MAX_SITES) sites with the most bytes allocated,
    largest first, into IDS; return how many.  */
@@ -104,7 +81,8 @@ largest_sites (unsigned ids[MAX_SITES], size_t max)
       int64_t c[SC_COUNT];
       mp_site_sum (id, c);
       int64_t b = c[SC_BYTES_ALLOCATED];
-      if (c[SC_NUM_ALLOCATE] == 0 || (n == max && b <= bytes[n - 1]))
+      if (c[SC_NUM_ALLOCATE] == 0 || (n == max && b <= bytes[n - 1])
+          || !(mp_site_shown_per_call (mp_site_by_number (id)) & LISTED))
         continue;
       size_t at = n < max ? n++ : max - 1;  /* the last one drops out */
       for (; at > 0 && bytes[at - 1] < b; at--)
@@ -118,49 +96,65 @@ largest_sites (unsigned ids[MAX_SITES], size_t max)
   return n;
 }
 
+/* Statistic STAT of a site's line, if SHOWN has it: its counter C.  */
 static void
-write_site (struct line *l, unsigned id)
+put_stat (struct mp_line *l, unsigned stat, unsigned shown, int64_t c,
+          const char **sep)
+{
+  if (!(shown & (1u << stat)))
+    return;
+  mp_line_put (l, *sep);
+  mp_line_put (l, mp_stat_name (stat));
+  mp_line_put (l, ":");
+  mp_line_number (l, c);
+  *sep = ", ";
+}
+
+static void
+write_site (struct mp_line *l, unsigned id)
 {
   const struct mp_site *s = mp_site_by_number (id);
+  unsigned shown = mp_site_shown_per_call (s);
+  const char *sep = "";
   int64_t c[SC_COUNT];
   mp_site_sum (id, c);
-  put (l, s->file ? s->file : "<unknown>");
-  put (l, "(");
-  put_number (l, s->line);
-  put (l, "): [numAllocate:");
-  put_number (l, c[SC_NUM_ALLOCATE]);
-  put (l, ", bytesAllocated:");
-  put_number (l, c[SC_BYTES_ALLOCATED]);
-  put (l, ", numDeallocate:");
-  put_number (l, c[SC_NUM_DEALLOCATE]);
-  put (l, "]  ");
-  put (l, s->callee ? s->callee : "?");
-  put (l, " in ");
-  put (l, s->function ? s->function : "?");
+  mp_line_put (l, s->file ? s->file : "<unknown>");
+  mp_line_put (l, "(");
+  mp_line_number (l, s->line);
+  mp_line_put (l, "): [");
+  put_stat (l, MP_STAT_numAllocate, shown, c[SC_NUM_ALLOCATE], &sep);
+  put_stat (l, MP_STAT_bytesAllocated, shown, c[SC_BYTES_ALLOCATED], &sep);
+  put_stat (l, MP_STAT_numDeallocate, shown, c[SC_NUM_DEALLOCATE], &sep);
+  mp_line_put (l, "]  ");
+  mp_line_put (l, s->callee ? s->callee : "?");
+  mp_line_put (l, " in ");
+  mp_line_put (l, s->function ? s->function : "?");
   flush (l);
 }
 
 static void
 write_summary (int sig)
 {
-  struct line l = { .n = 0 };
-  put (&l, "memprof: pid ");
-  put_number (&l, getpid ());
-  put (&l, " killed by signal ");
-  put_number (&l, sig);
-  put (&l, " (SIG");
-  put (&l, sigabbrev_np (sig));
-  put (&l, "); its counts at that moment:");
+  struct mp_line l = { .n = 0 };
+  mp_line_put (&l, "memprof: pid ");
+  mp_line_number (&l, getpid ());
+  mp_line_put (&l, " killed by signal ");
+  mp_line_number (&l, sig);
+  mp_line_put (&l, " (SIG");
+  mp_line_put (&l, sigabbrev_np (sig));
+  mp_line_put (&l, "); its counts at that moment:");
   flush (&l);
   struct mp_alloc_stats st;
   mp_alloc_stats (&st);
+  unsigned shown = mp_alloc_stats_collected ();
   for (const struct mp_field *f = mp_alloc_fields; f->name; f++)
-    {
-      put (&l, f->name);
-      put (&l, ":");
-      put_number (&l, (int64_t) mp_field_value (f, &st));
-      flush (&l);
-    }
+    if (shown & (1u << (f - mp_alloc_fields)))
+      {
+        mp_line_put (&l, f->name);
+        mp_line_put (&l, ":");
+        mp_line_number (&l, (int64_t) mp_field_value (f, &st));
+        flush (&l);
+      }
   unsigned ids[MAX_SITES];
   size_t want = mp_config.sites && mp_config.sites < MAX_SITES
                 ? mp_config.sites : MAX_SITES;
@@ -182,6 +176,7 @@ on_fatal (int sig)
         sigsuspend (&none);
     }
   mp_output_remove_temps ();
+  mp_eventlog_dying ();
   if (!(mp_config.report_path && mp_config.report_path[0] == '\0'))
     write_summary (sig);
   signal (sig, SIG_DFL);

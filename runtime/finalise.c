@@ -69,6 +69,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "boehm.h"
+#include "eventlog.h"
+#include "finalise.h"
 #include "fork.h"
 #include "finalise.h"
 #include "sample.h"
@@ -465,6 +467,7 @@ run_ready (void)
     me = ++runs;                /* 0 means no run */
   runner = me;
   int called = ready != NULL;
+  int ev = called ? mp_ev_begin (MP_EV_FINALISE) : 0;
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "calling finalisation functions");
   while (ready && runner == me)
@@ -482,6 +485,7 @@ run_ready (void)
   mp_collector_unlock (&lock);
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
+  mp_ev_end (MP_EV_FINALISE, ev);
 }
 
 /* A registration whose calls an ordered finaliser held back: SEQ, the
@@ -810,7 +814,7 @@ mp_finalise_deliver (void)
       if (GC_should_invoke_finalizers () == 0)
         run_ready ();           /* once Boehm has found them all */
     }
-  int called = 0;
+  int called = 0, ev = 0;
   for (;;)
     {
       mp_collector_lock (&lock);
@@ -827,7 +831,10 @@ mp_finalise_deliver (void)
       if (w == NULL)
         break;
       if (call && !called++)
-        mp_gc_message (MP_VERBOSE_FINALISE, "calling finalisation functions");
+        {
+          ev = mp_ev_begin (MP_EV_FINALISE);
+          mp_gc_message (MP_VERBOSE_FINALISE, "calling finalisation functions");
+        }
       if (call)
         w->fn (w->data);
       if (dead_alarm)
@@ -839,6 +846,7 @@ mp_finalise_deliver (void)
     }
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
+  mp_ev_end (MP_EV_FINALISE, ev);
   atomic_store (&delivering, 0);
 }
 

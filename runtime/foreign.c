@@ -53,7 +53,7 @@ find (const void *ra, enum mp_foreign_call call)
     return &mp_unknown_site;
   f->site = (struct mp_site) { MP_SITE_ABI, 0, "<not rewritten>", "??",
                                callees[call], 0, 0, MP_KIND_FOREIGN, 0,
-                               NULL };
+                               NULL, 0, 0 };
   f->ra = ra;
   f->next = *head;
   *head = f;

@@ -45,6 +45,8 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include "guest.h"
+#include "eventlog.h"
+#include "finalise.h"
 #include "callstack.h"
 #include "foreign.h"
 #include "fork.h"
@@ -62,7 +64,7 @@ typedef void (*fork_step_fn) (enum mp_fork_step step);
 static const fork_step_fn locks[] = {
   mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
   mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,
-  mp_guest_fork, mp_foreign_fork, mp_callstack_fork,
+  mp_guest_fork, mp_foreign_fork, mp_callstack_fork, mp_eventlog_fork,
 };
 
 #define N_LOCKS (sizeof locks / sizeof locks[0])

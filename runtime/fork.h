@@ -1,5 +1,6 @@
-/* fork.h -- a child forked while other threads are inside the runtime
-   (fork.c).  */
+/* fork.h -- the runtime's locks around fork (fork.c), and each file's
+   part in it: a child forked while other threads are inside the
+   runtime.  internal.h includes it.  */
 
 #ifndef MEMPROF_FORK_H
 #define MEMPROF_FORK_H

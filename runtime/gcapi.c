@@ -165,7 +165,8 @@ __mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
   size_t n = (granules ? granules : 1) * GC_GRANULE_BYTES;
   if (MP_LIKELY (t != NULL && t->gc_registered != MP_GC_UNKNOWN
                  && (unsigned) kind <= 1 && granules < GC_TINY_FREELISTS
-                 && s != NULL && mp_count_young_fast (t, s, obj, n, n)))
+                 && s != NULL
+                 && mp_count_young_fast (t, s, obj, n, n, MP_STATS_EVERY)))
     return;
   carved (obj, offset, kind, s, MP_RA);
 }

@@ -51,6 +51,9 @@
 #include "generations.h"
 #include "finalise.h"
 #include "marks.h"
+#include "eventlog.h"
+#include "finalise.h"
+#include "collect.h"
 #include "fork.h"
 #include "control.h"
 #include "sample.h"
@@ -352,6 +355,8 @@ mp_gc_on_event (int event)
       if (last_was_full)
         check_overhead ();
     }
+  if (mp_eventlog_open ())
+    mp_eventlog_gc (event, full_pending);
   mp_collector_leave ();
 }
 
@@ -372,6 +377,8 @@ mp_gc_on_heap_resize (unsigned long new_size)
   mp_add (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());
   mp_gc_message (MP_VERBOSE_HEAP, "growing heap to %lu KiB", new_size >> 10);
+  if (mp_eventlog_open ())
+    mp_eventlog_heap_growth (new_size);
 }
 
 /* Set in the thread that started Boehm when it is not the main thread:
@@ -561,7 +568,7 @@ log_out_of_memory (struct mp_thread *t, uint64_t words, uint64_t epoch)
     {
       if (!atomic_exchange (&warned_collect, 1))
         mp_warn ("out of memory for the young-block log: collecting early");
-      mp_collect_minor ();
+      mp_collect_minor ("young-block log full");
       young_make_room (t);
       if (!log_full (y))
         return 1;

@@ -24,6 +24,7 @@
 #include "libc.h"
 #include "interpose.h"
 #include "config.h"
+#include "eventlog.h"
 #include "fatal.h"
 #include "init.h"
 #include "output.h"
@@ -68,6 +69,7 @@ start (void)
   mp_random_key = seed;
   mp_libc_setup (seed);
   mp_sample_setup ();
+  mp_eventlog_setup ();         /* its end at exit comes after the report */
   if (atexit (mp_report_at_exit) != 0)
     mp_warn ("cannot register the exit report");
   mp_fork_setup ();

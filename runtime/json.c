@@ -18,6 +18,7 @@
 #include "interpose.h"
 #include "libc.h"
 #include "output.h"
+#include "report.h"
 #include "profile.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
@@ -163,13 +164,14 @@ boolean (struct json *j, const char *key, int v)
   fputs_unlocked (v ? "true" : "false", j->out);
 }
 
+/* The fields of RECORD that TABLE lists, those whose bit is in MASK.  */
 static void
-fields (struct json *j, const char *key, const struct mp_field *f,
-        const void *record, int only_flagged)
+fields (struct json *j, const char *key, const struct mp_field *table,
+        const void *record, unsigned mask)
 {
   begin (j, key, '{');
-  for (; f->name; f++)
-    if (!only_flagged || f->flag)
+  for (const struct mp_field *f = table; f->name; f++)
+    if (mask & (1u << (f - table)))
       number (j, f->name, mp_field_value (f, record));
   end (j, '}');
 }
@@ -222,7 +224,7 @@ write_sites (struct json *j)
           end (j, '}');
         }
       end (j, ']');
-      fields (j, "stats", mp_alloc_fields, &s->stats, 1);
+      fields (j, "stats", mp_alloc_fields, &s->stats, s->collected);
       number (j, "minor_words", s->minor_words);
       number (j, "major_words", s->major_words);
       boolean (j, "not_rewritten", s->not_rewritten);
@@ -417,9 +419,10 @@ mp_write_json (FILE *out)
   number (&j, "pid", (double) getpid ());
   write_sampling (&j, min, max);
   putc_unlocked ('\n', out);
-  fields (&j, "stat", mp_stat_fields, &st, 0);
+  fields (&j, "stat", mp_stat_fields, &st, ~0u);
   putc_unlocked ('\n', out);
-  fields (&j, "allocator", mp_alloc_fields, &alloc, 0);
+  fields (&j, "allocator", mp_alloc_fields, &alloc,
+          mp_alloc_stats_collected ());
   write_not_rewritten (&j);
   int rc = write_sites (&j);
   rc = rc ? rc : write_functions (&j);

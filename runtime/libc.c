@@ -27,6 +27,7 @@
 #include <string.h>
 #include "internal.h"
 #include "entry.h"
+#include "stats.h"
 #include "libc.h"
 #include "sample.h"
 
@@ -219,9 +220,10 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
    the tag can hold, the site numbered, no user allocator under way, no
    sample due, bytesUsed far from a flush.  Return 0 with nothing done
    otherwise.  All of it is tested before the first store, so that the
-   path makes no call.  */
+   path makes no call.  It counts the statistics KEEP names (stats.h):
+   all of them but in the lean entries, where the tests fold away.  */
 static inline __attribute__ ((always_inline)) int
-alloc_fast (const struct mp_site *site, void *p, size_t n)
+alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
 {
   struct mp_thread *t = mp_self_tls;
   if (MP_UNLIKELY (t == NULL || p == NULL || !glibc_chunks
@@ -232,7 +234,8 @@ alloc_fast (const struct mp_site *site, void *p, size_t n)
   uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
-  int64_t d = mp_get_counter (&t->used_delta) + (int64_t) n;
+  int used = (keep & MP_KEEP_USED) != 0;
+  int64_t d = used ? mp_get_counter (&t->used_delta) + (int64_t) n : 0;
   if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK || id == 0 || left < 0
                    || d > MP_USED_FLUSH))
     return 0;
@@ -240,13 +243,19 @@ alloc_fast (const struct mp_site *site, void *p, size_t n)
   memcpy ((char *) p + usable, &tag, sizeof tag);
   struct mp_site_counts *c
     = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
-  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
-  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  if (keep & MP_KEEP_CALLS)
+    mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  if (keep & MP_STAT_BIT (bytesAllocated))
+    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
-  if (d > mp_get_counter (&t->used_peak))
-    atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
-  mp_add (&t->bytes_slack, (int64_t) slack);
+  if (used)
+    {
+      atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+      if (d > mp_get_counter (&t->used_peak))
+        atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+    }
+  if (keep & MP_STAT_BIT (bytesSlack))
+    mp_add (&t->bytes_slack, (int64_t) slack);
   return 1;
 }
 
@@ -277,12 +286,13 @@ count_alloc_slow (const struct mp_site *site, void *p, size_t n,
   return p;
 }
 
-/* Tag P and count it, taking the fast path when it can.  */
+/* Tag P and count it, taking the fast path when it can: counting KEEP,
+   or everything on the slow path.  */
 static inline __attribute__ ((always_inline)) void *
 count_alloc_as (const struct mp_site *site, void *p, size_t n,
-                enum mp_source source, const void *ra)
+                enum mp_source source, const void *ra, unsigned keep)
 {
-  if (MP_LIKELY (alloc_fast (site, p, n)))
+  if (MP_LIKELY (alloc_fast (site, p, n, keep)))
     return p;
   return count_alloc_slow (site, p, n, source, ra);
 }
@@ -290,7 +300,7 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
 static inline __attribute__ ((always_inline)) void *
 count_alloc (const struct mp_site *site, void *p, size_t n, const void *ra)
 {
-  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC, ra);
+  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC, ra, MP_STATS_EVERY);
 }
 
 /* N + TRAILER, or 0 with errno set when that overflows.  */
@@ -303,6 +313,15 @@ padded (size_t n)
       return 0;
     }
   return n + TRAILER;
+}
+
+static inline __attribute__ ((always_inline)) void *
+malloc_as (size_t n, const struct mp_site *site, const void *ra,
+           unsigned keep)
+{
+  size_t size = padded (n);
+  return count_alloc_as (site, size ? SYS (malloc, (size)) : NULL, n,
+                         MP_SOURCE_MALLOC, ra, keep);
 }
 
 void *
@@ -324,8 +343,7 @@ mp_try_alloc_at (size_t n, size_t align, const struct mp_site *site,
 void *
 mp_malloc_at (size_t n, const struct mp_site *site, const void *ra)
 {
-  size_t size = padded (n);
-  return count_alloc (site, size ? SYS (malloc, (size)) : NULL, n, ra);
+  return malloc_as (n, site, ra, MP_STATS_EVERY);
 }
 
 MP_API void *
@@ -334,16 +352,24 @@ __mp_malloc (size_t n, const struct mp_site *site)
   return mp_malloc_at (n, site, MP_RA);
 }
 
-void *
-mp_calloc_at (size_t nmemb, size_t size, const struct mp_site *site,
-              const void *ra)
+static inline __attribute__ ((always_inline)) void *
+calloc_as (size_t nmemb, size_t size, const struct mp_site *site,
+           const void *ra, unsigned keep)
 {
   size_t n = 0, total = 0;
   if (__builtin_mul_overflow (nmemb, size, &n))
     errno = ENOMEM;
   else
     total = padded (n);
-  return count_alloc (site, total ? SYS (calloc, (1, total)) : NULL, n, ra);
+  return count_alloc_as (site, total ? SYS (calloc, (1, total)) : NULL, n,
+                         MP_SOURCE_MALLOC, ra, keep);
+}
+
+void *
+mp_calloc_at (size_t nmemb, size_t size, const struct mp_site *site,
+              const void *ra)
+{
+  return calloc_as (nmemb, size, site, ra, MP_STATS_EVERY);
 }
 
 MP_API void *
@@ -473,9 +499,9 @@ count_free (struct mp_thread *t, struct mp_site_counts *c, size_t n,
 /* The fast path of a free of P at SITE, in the common case only: P is
    an untracked block of ours in a glibc chunk of its own, the site is
    numbered, and bytesUsed is far from a flush.  Return 0 with nothing
-   done otherwise.  */
+   done otherwise.  It counts what KEEP names, as alloc_fast.  */
 static inline __attribute__ ((always_inline)) int
-free_fast (void *p, const struct mp_site *site)
+free_fast (void *p, const struct mp_site *site, unsigned keep)
 {
   struct mp_thread *t = mp_self_tls;
   if (MP_UNLIKELY (t == NULL || p == NULL || !glibc_chunks))
@@ -490,7 +516,8 @@ free_fast (void *p, const struct mp_site *site)
   uint64_t slack = tag & SLACK_MASK;
   size_t n = usable - slack;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
-  int64_t d = mp_get_counter (&t->used_delta) - (int64_t) n;
+  int used = (keep & MP_KEEP_USED) != 0;
+  int64_t d = used ? mp_get_counter (&t->used_delta) - (int64_t) n : 0;
   if (MP_UNLIKELY ((tag & TRACKED) != 0 || slack > usable
                    || tag != make_tag (p, slack) || id == 0
                    || d < -MP_USED_FLUSH))
@@ -498,10 +525,14 @@ free_fast (void *p, const struct mp_site *site)
   memset ((char *) p + usable, 0, sizeof tag);
   struct mp_site_counts *c
     = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
-  mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
-  mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) n);
-  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
-  mp_add (&t->bytes_slack, -(int64_t) slack);
+  if (keep & MP_STAT_BIT (numDeallocate))
+    mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
+  if (keep & MP_STAT_BIT (bytesContracted))
+    mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) n);
+  if (used)
+    atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  if (keep & MP_STAT_BIT (bytesSlack))
+    mp_add (&t->bytes_slack, -(int64_t) slack);
   return 1;
 }
 
@@ -531,13 +562,19 @@ free_slow (void *p, const struct mp_site *site)
   SYS (free, (p));
 }
 
-void
-mp_free_at (void *p, const struct mp_site *site)
+static inline __attribute__ ((always_inline)) void
+free_as (void *p, const struct mp_site *site, unsigned keep)
 {
-  if (MP_LIKELY (free_fast (p, site)))
+  if (MP_LIKELY (free_fast (p, site, keep)))
     SYS (free, (p));
   else
     free_slow (p, site);
+}
+
+void
+mp_free_at (void *p, const struct mp_site *site)
+{
+  free_as (p, site, MP_STATS_EVERY);
 }
 
 MP_API void
@@ -545,6 +582,31 @@ __mp_free (void *p, const struct mp_site *site)
 {
   mp_free_at (p, site);
 }
+
+/* The lean entries (entry.h): __mp_NAME_wW counts on its fast path only
+   the work W (stats.h), a constant that folds the fast path's tests.  */
+#define LEAN_ENTRIES(w)                                                     \
+  MP_API void *__mp_malloc_w##w (size_t n, const struct mp_site *site)      \
+  {                                                                         \
+    return malloc_as (n, site, MP_RA, MP_WORK_KEEPS (w));                   \
+  }                                                                         \
+  MP_API void *__mp_calloc_w##w (size_t nmemb, size_t size,                 \
+                                 const struct mp_site *site)                \
+  {                                                                         \
+    return calloc_as (nmemb, size, site, MP_RA, MP_WORK_KEEPS (w));         \
+  }                                                                         \
+  MP_API void __mp_free_w##w (void *p, const struct mp_site *site)          \
+  {                                                                         \
+    free_as (p, site, MP_WORK_KEEPS (w));                                   \
+  }
+
+LEAN_ENTRIES (0)
+LEAN_ENTRIES (1)
+LEAN_ENTRIES (2)
+LEAN_ENTRIES (3)
+LEAN_ENTRIES (4)
+LEAN_ENTRIES (5)
+LEAN_ENTRIES (6)
 
 /* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,
    called from RA; E is its tracked entry, if any: a realloc that works
@@ -689,7 +751,7 @@ mp_pvalloc_at (size_t n, const struct mp_site *site, const void *ra)
 
 static struct mp_site quiet_site = {
   MP_SITE_ABI, 0, "<runtime>", "<runtime>", "free (a library's, quiet)", 0, 0,
-  MP_KIND_INTERNAL, 0, NULL
+  MP_KIND_INTERNAL, 0, NULL, 0, 0
 };
 
 /* Whether P is one of our blocks, tagged.  */
@@ -733,19 +795,20 @@ mp_posix_memalign_quiet (void **out, size_t align, size_t n)
    their own source, counted at sites of the runtime's.  */
 static struct mp_site custom_alloc_site = {
   MP_SITE_ABI, 0, "<runtime>", "<runtime>", "mp_alloc_custom", 0, 0,
-  MP_KIND_INTERNAL, 0, NULL
+  MP_KIND_INTERNAL, 0, NULL, 0, 0
 };
 static struct mp_site custom_free_site = {
   MP_SITE_ABI, 0, "<runtime>", "<runtime>", "mp_free_custom", 0, 0,
-  MP_KIND_INTERNAL, 0, NULL
+  MP_KIND_INTERNAL, 0, NULL, 0, 0
 };
 
 MP_API void *
 mp_alloc_custom (size_t n)
 {
   size_t size = padded (n);
-  return count_alloc_as (&custom_alloc_site, size ? SYS (malloc, (size)) : NULL, n,
-                         MP_SOURCE_CUSTOM, MP_RA);
+  return count_alloc_as (&custom_alloc_site,
+                         size ? SYS (malloc, (size)) : NULL, n,
+                         MP_SOURCE_CUSTOM, MP_RA, MP_STATS_EVERY);
 }
 
 MP_API void

@@ -172,7 +172,41 @@ void mp_print_stat (FILE *out);
                    program, within 1 MiB per thread otherwise.
 
    The per-site statistics have the counters that D allows per call: all
-   of the above but bytesUsed, bytesSlack and bytesHighTide.  */
+   of the above but bytesUsed, bytesSlack and bytesHighTide.
+
+   Which of them are collected is a choice, as D's `flags' (global) and
+   `perCallFlags' (per call site) are: all of them by default.  The
+   plugin's -fplugin-arg-memprof-stats=LIST and
+   -fplugin-arg-memprof-per-call=LIST choose for the sites of a unit,
+   and MEMPROF's stats=LIST and per_call=LIST narrow the choice at run
+   time, for code already built.  A LIST joins D's names and groups (the
+   MP_STATS_* below, without the prefix) with `+' (or `,' in the plugin's
+   arguments).  A site compiled with fewer statistics costs less: the
+   plugin calls a lean entry of the runtime for it, which leaves out the
+   work of the others (README, "Overhead", measures it); MEMPROF's
+   choice changes what is shown, not what code already built costs.  A
+   global statistic is shown when every site that has run collected it,
+   so that its total is exact; a site's per-call statistics are those
+   its unit chose.  The report, mp_report_statistics,
+   mp_report_per_call_statistics and the JSON report show the collected
+   statistics only, as D's reports do; those not collected read 0 here
+   and in struct mp_site_info.  */
+enum mp_stats_option
+{
+  MP_STATS_numAllocate = 1u << 0, MP_STATS_numAllocateOK = 1u << 1,
+  MP_STATS_numExpand = 1u << 2, MP_STATS_numExpandOK = 1u << 3,
+  MP_STATS_numReallocate = 1u << 4, MP_STATS_numReallocateOK = 1u << 5,
+  MP_STATS_numReallocateInPlace = 1u << 6, MP_STATS_numDeallocate = 1u << 7,
+  MP_STATS_numForeignDeallocate = 1u << 8, MP_STATS_bytesUsed = 1u << 9,
+  MP_STATS_bytesAllocated = 1u << 10, MP_STATS_bytesExpanded = 1u << 11,
+  MP_STATS_bytesContracted = 1u << 12, MP_STATS_bytesMoved = 1u << 13,
+  MP_STATS_bytesNotMoved = 1u << 14, MP_STATS_bytesSlack = 1u << 15,
+  MP_STATS_bytesHighTide = 1u << 16,
+  /* D's groups: every numXxx, every bytesXxx, all (`none' is 0).  */
+  MP_STATS_numAll = 0x001ff, MP_STATS_bytesAll = 0x1fe00,
+  MP_STATS_all = 0x1ffff
+};
+
 struct mp_alloc_stats
 {
   uint64_t numAllocate, numAllocateOK;
@@ -206,6 +240,7 @@ struct mp_site_info
   const struct mp_inlined *inlined;
   struct mp_alloc_stats stats;          /* the per-call counters */
   double minor_words, major_words;      /* GC words allocated here */
+  unsigned collected;   /* the MP_STATS_* bits of those kept in STATS */
   int not_rewritten;       /* a call the plugin did not rewrite, caught by
                               the runtime's own malloc family: FILE,
                               LINE and FUNCTION are the calling
@@ -215,16 +250,20 @@ struct mp_site_info
 /* The global counters.  */
 void mp_alloc_stats (struct mp_alloc_stats *out);
 
+/* The MP_STATS_* bits of the global statistics collected so far.  */
+unsigned mp_alloc_stats_collected (void);
+
 /* Call FN on every site that has run, in no particular order (D's
    byFileLine), until FN returns nonzero; return that value or 0.  The
    info and its strings are valid during the call only.  */
 int mp_site_foreach (int (*fn) (const struct mp_site_info *, void *data),
                      void *data);
 
-/* D's reports: one `name:value` line per global counter, and one
-   `file.c(655): [numAllocate:21, numAllocateOK:21, bytesAllocated:324202]`
-   line per source line that has allocation sites (nonzero counters only,
-   in D's order).  */
+/* D's reports: one `name:value` line per global counter collected, and
+   one `file.c(655): [numAllocate:21, numAllocateOK:21, bytesAllocated:324202]`
+   line per source line that has allocation sites with per-call
+   statistics (nonzero counters collected, in D's order).  With nothing
+   collected they print nothing, as D's do.  */
 void mp_report_statistics (FILE *out);
 void mp_report_per_call_statistics (FILE *out);
 
@@ -773,6 +812,49 @@ struct mp_frame_provider
 };
 MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
 
+/* The event log, OCaml's eventlog: MEMPROF's eventlog=PATH writes the
+   runtime's events to PATH as they happen, in the Chrome trace-event
+   format (a JSON array), which Perfetto (ui.perfetto.dev) and
+   chrome://tracing open.  Each event has a timestamp (microseconds since
+   the runtime started) and the thread that made it:
+
+     minor, major, mark, reclaim
+                 spans of each collection's phases in the thread that
+                 collected: minor for every collection (a full one
+                 begins with a minor one, as in OCaml: the stat record's
+                 minor_collections counts them), major around the full
+                 ones (major_collections), mark and reclaim inside;
+     forced      a span around a collection the runtime forced, its
+                 `args.by' saying what forced it: mp_minor,
+                 mp_major_slice, mp_major, mp_full_major, mp_compact,
+                 max_overhead, minor_heap_size, young-block log full;
+     compaction  a span around a compaction;
+     finalisers  a span while memprof runs finalisers: mp_finalise's,
+                 mp_finalise_last's and alarms;
+     heap growth an instant, with a counter `heap', at each growth of
+                 Boehm's heap (`args.bytes', the new size);
+     alloc_minor, alloc_major, promote, dealloc_minor, dealloc_major
+                 spans around the tracker's callbacks;
+     exit report a span around the report's writing at exit, with text,
+                 pprof, folded and json spans for each file written.
+
+   A span is recorded whole or not at all: its end is recorded if its
+   beginning was.  The file is written through a small buffer per
+   thread, which goes to the file when it is full, at the end of each
+   collection, at the thread's end, at mp_eventlog_pause and at exit;
+   exit also writes the array's closing `]', which the format allows to
+   be missing, so that a process that crashes or is killed leaves a file
+   that loads up to its last write (a fatal signal memprof handles
+   writes what it can first).  MEMPROF's eventlog_paused=1 starts the log
+   paused, as OCAMLRUNPARAM's eventlog `p' does.  */
+
+/* OCaml's Gc.eventlog_pause and Gc.eventlog_resume: pause writes the
+   events recorded so far to the file and stops recording; resume starts
+   it again.  Pausing a paused log, resuming a running one, or either
+   without a log does nothing.  */
+void mp_eventlog_pause (void);
+void mp_eventlog_resume (void);
+
 /* Configuration: the MEMPROF environment variable, read at start-up, a
    comma-separated list of KEY=VALUE items like OCAMLRUNPARAM:
        MEMPROF=sampling_rate=1e-3,callstack_size=64,v=0x400,report=prof.txt
@@ -796,6 +878,12 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
      folded=PATH        also write folded stacks (flamegraph.pl, speedscope)
      json=PATH          also write the JSON report (doc/report-json.md)
      html=PATH          also write a self-contained HTML report
+     stats=LIST         the global statistics shown, of those the plugin's
+                        stats= chose: D's names and groups (mp_stats_option)
+                        joined by `+' (default all)
+     per_call=LIST      the same for the per-call statistics (default all)
+     eventlog=PATH      write the event log (mp_eventlog_pause) to PATH
+     eventlog_paused=B  1: the event log starts paused (default 0)
                         In every PATH, %p is the pid and %% a %; a forked
                         child given a PATH without %p writes PATH.PID.
    Each file is written at exit to a new file beside it, PATH.tmpXXXXXX
@@ -813,6 +901,11 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
    summary memprof writes (abort, SIGSEGV, SIGTERM, ...) while it writes
    its files removes the temporary ones, with unlink(2), which is
    async-signal-safe; SIGKILL, or another signal that kills, leaves them.
+   The event log cannot wait for the end: it is written as it goes, to a
+   new file made beside PATH in the same way, and renamed over PATH when
+   the runtime starts, before anything is written; a PATH that cannot be
+   made or written gets one warning, and the program runs on without
+   it.
    Sampling:
      sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
                         0: off)

@@ -3,7 +3,8 @@
 
    GC messages are printed from the collector's callbacks, with the world
    stopped: another thread may be stopped holding stderr's stdio lock, so
-   they are formatted on the stack and written with one write(2).  */
+   they are formatted on the stack and written with one write(2), as are
+   the warnings that may come from there (mp_warn_raw).  */
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,21 +23,38 @@ mp_warn (const char *fmt, ...)
   va_end (ap);
 }
 
-void
-mp_gc_message (long flag, const char *fmt, ...)
+/* A message of FMT and AP, formatted on the stack and written with one
+   write(2).  */
+static void
+write_message (const char *fmt, va_list ap)
 {
-  if (!(atomic_load_explicit (&mp_verbose, memory_order_relaxed) & flag))
-    return;
   char buf[256] = "memprof: ";
   size_t at = sizeof "memprof: " - 1;
-  va_list ap;
-  va_start (ap, fmt);
   int n = vsnprintf (buf + at, sizeof buf - at - 1, fmt, ap);
-  va_end (ap);
   if (n < 0)
     return;
   at += (size_t) n < sizeof buf - at - 1 ? (size_t) n : sizeof buf - at - 2;
   buf[at++] = '\n';
   ssize_t w = write (STDERR_FILENO, buf, at);
   (void) w;                     /* nowhere to report a failed message */
+}
+
+void
+mp_gc_message (long flag, const char *fmt, ...)
+{
+  if (!(atomic_load_explicit (&mp_verbose, memory_order_relaxed) & flag))
+    return;
+  va_list ap;
+  va_start (ap, fmt);
+  write_message (fmt, ap);
+  va_end (ap);
+}
+
+void
+mp_warn_raw (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  write_message (fmt, ap);
+  va_end (ap);
 }

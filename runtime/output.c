@@ -45,6 +45,7 @@
 #include <unistd.h>
 #include "internal.h"
 #include "config.h"
+#include "eventlog.h"
 #include "init.h"
 #include "output.h"
 #include "sample.h"
@@ -94,13 +95,12 @@ is_in_place (const struct stat *st)
   return 0;
 }
 
-/* NAME opened to be written in place, or -1 if it is not such a file.
-   What the name leads to is checked again once open, in case it changed
-   meanwhile; without O_CREAT or O_TRUNC, the open alone changed
-   nothing.  It is written after what the program's stdout and stderr
-   still buffer, which exit would flush after the report.  */
-static int
-open_in_place (const char *name)
+/* See output.h.  What the name leads to is checked again once open, in
+   case it changed meanwhile; without O_CREAT or O_TRUNC, the open alone
+   changed nothing.  It is written after what the program's stdout and
+   stderr still buffer, which exit would flush after the report.  */
+int
+mp_output_open_in_place (const char *name)
 {
   struct stat st;
   if (stat (name, &st) != 0 || !is_in_place (&st))
@@ -131,32 +131,36 @@ random_suffix (char out[7], unsigned attempt)
   out[6] = '\0';
 }
 
-/* A new file NAME.tmpXXXXXX, named in T, which it makes live; its
-   descriptor, or -1 with errno set.  */
-static int
-make_temp (const char *name, struct temp *t)
+int
+mp_output_create_beside (const char *name, char *temp, size_t size)
 {
   for (unsigned attempt = 0; attempt < 100; attempt++)
     {
       char suffix[7];
       random_suffix (suffix, attempt);
-      int n = snprintf (t->name, sizeof t->name, "%s.tmp%s", name, suffix);
-      if (n < 0 || (size_t) n >= sizeof t->name)
+      int n = snprintf (temp, size, "%s.tmp%s", name, suffix);
+      if (n < 0 || (size_t) n >= size)
         {
           errno = ENAMETOOLONG;
           return -1;
         }
-      int fd = open (t->name, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY
-                              | O_CLOEXEC, 0666);
-      if (fd >= 0)
-        {
-          atomic_store (&t->live, 1);
-          return fd;
-        }
-      if (errno != EEXIST)
-        return -1;
+      int fd = open (temp, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY | O_CLOEXEC,
+                     0666);
+      if (fd >= 0 || errno != EEXIST)
+        return fd;
     }
   return -1;
+}
+
+/* A new file NAME.tmpXXXXXX, named in T, which it makes live; its
+   descriptor, or -1 with errno set.  */
+static int
+make_temp (const char *name, struct temp *t)
+{
+  int fd = mp_output_create_beside (name, t->name, sizeof t->name);
+  if (fd >= 0)
+    atomic_store (&t->live, 1);
+  return fd;
 }
 
 /* Remove T's file, unless RENAMED already put it in place.  */
@@ -221,7 +225,8 @@ output_close (void *cookie)
 static int
 open_output (struct output *o, enum form form, char *name, const char *then)
 {
-  *o = (struct output) { form, name, NULL, NULL, open_in_place (name), 0 };
+  *o = (struct output) { form, name, NULL, NULL,
+                         mp_output_open_in_place (name), 0 };
   if (o->fd < 0)
     {
       o->temp = &temps[form];
@@ -265,17 +270,21 @@ close_output (struct output *o, int err, const char *then)
   return err != 0 ? -1 : 0;
 }
 
-/* Write FORM with WRITE to PATH, if there is one.  */
+/* Write FORM with WRITE to PATH, if there is one: span E of the event
+   log.  */
 static void
-write_form (const char *path, enum form form, int (*write) (FILE *))
+write_form (const char *path, enum form form, int (*write) (FILE *),
+            enum mp_event e)
 {
   char *name = path ? output_name (path, form, "") : NULL;
   struct output o;
   if (name == NULL || open_output (&o, form, name, "") != 0)
     return;
+  int ev = mp_ev_begin (e);
   errno = 0;
   int err = write (o.out) != 0 ? (errno ? errno : ENOMEM) : 0;
   close_output (&o, err, "");
+  mp_ev_end (e, ev);
 }
 
 /* A stream that copies to both of `outs' that are not NULL; each keeps
@@ -336,6 +345,7 @@ write_json_forms (void)
       outs[i] = o[i].out;
   if (outs[0] == NULL && outs[1] == NULL)
     return;
+  int ev = mp_ev_begin (MP_EV_WRITE_JSON);
   const char *tail = outs[1] ? mp_html_head (outs[1]) : "";
   FILE *json = fopencookie (outs, "w", (cookie_io_functions_t) {
                               .write = copy_write });
@@ -349,6 +359,7 @@ write_json_forms (void)
   for (int i = 0; i < 2; i++)
     if (outs[i])
       close_output (&o[i], err, "");
+  mp_ev_end (MP_EV_WRITE_JSON, ev);
 }
 
 /* The text report to its file, or else to stderr, whole: a file cut
@@ -360,31 +371,39 @@ write_report (void)
   const char *path = mp_config.report_path;
   if (path && path[0] == '\0')
     return;
+  int ev = mp_ev_begin (MP_EV_WRITE_TEXT);
   char *name = path ? output_name (path, REPORT, then) : NULL;
   struct output o;
   if (name && open_output (&o, REPORT, name, then) == 0)
     {
       mp_report (o.out);
       if (close_output (&o, 0, then) == 0)
-        return;
+        {
+          mp_ev_end (MP_EV_WRITE_TEXT, ev);
+          return;
+        }
     }
   mp_report (stderr);
+  mp_ev_end (MP_EV_WRITE_TEXT, ev);
 }
 
 void
 mp_report_at_exit (void)
 {
   mp_deliver (mp_self ());      /* postponed calls are not lost */
+  int ev = mp_ev_begin (MP_EV_EXIT_REPORT);
   mp_quiet_begin ();            /* stdio's, zlib's, libdw's: not counted */
   struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
   int ignoring = sigaction (SIGXFSZ, NULL, &old) == 0
                  && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO)
                  && sigaction (SIGXFSZ, &ignore, NULL) == 0;
   write_report ();
-  write_form (mp_config.pprof_path, PPROF, mp_write_pprof);
-  write_form (mp_config.folded_path, FOLDED, mp_write_folded);
+  write_form (mp_config.pprof_path, PPROF, mp_write_pprof, MP_EV_WRITE_PPROF);
+  write_form (mp_config.folded_path, FOLDED, mp_write_folded,
+              MP_EV_WRITE_FOLDED);
   write_json_forms ();
   if (ignoring)
     sigaction (SIGXFSZ, &old, NULL);
   mp_quiet_end ();
+  mp_ev_end (MP_EV_EXIT_REPORT, ev);
 }

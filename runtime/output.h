@@ -17,6 +17,14 @@ void mp_report_at_exit (void);
    process dies by a signal (fatal.c).  Async-signal-safe.  */
 void mp_output_remove_temps (void);
 
+/* How an output is opened, for the event log too (eventlog.c): NAME
+   opened to be written in place, if it is a character device, a FIFO,
+   or the file stdout or stderr is on, or else -1; and a new file beside
+   NAME, NAME.tmpXXXXXX in TEMP (SIZE bytes), made with O_EXCL and mode
+   0666 less the umask, or -1 with errno set.  */
+int mp_output_open_in_place (const char *name);
+int mp_output_create_beside (const char *name, char *temp, size_t size);
+
 /* json.c, folded.c, pprof.c: each writes its form of the report to OUT
    and returns 0, or -1 (errno set) if it ran out of memory.  */
 int mp_write_json (FILE *out);

@@ -17,6 +17,8 @@
 #include "internal.h"
 #include "sites.h"
 #include "config.h"
+#include "stats.h"
+#include "report.h"
 #include "foreign.h"
 #include "interpose.h"
 #include "libc.h"
@@ -26,34 +28,36 @@
 _Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
                 "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");
 
-/* One site's (or one source line's) counters, summed over threads.  */
+/* One site's (or one source line's) counters, summed over threads, and
+   the per-call statistics its lines show (stats.c).  */
 struct row
 {
   const struct mp_site *site;
   int64_t c[SC_COUNT];
+  unsigned shown;
 };
 
-/* D's names of the per-call counters, in D's order; numAllocateOK is
-   computed from the failures.  */
+/* D's per-call statistics, in D's order, with their counters;
+   numAllocateOK is computed from the failures.  */
 static const struct
 {
-  const char *name;
+  unsigned stat;                /* enum mp_stat_index */
   int index;
 } per_call[] = {
-  { "numAllocate", SC_NUM_ALLOCATE },
-  { "numAllocateOK", -1 },
-  { "numExpand", SC_NUM_EXPAND },
-  { "numExpandOK", SC_NUM_EXPAND_OK },
-  { "numReallocate", SC_NUM_REALLOCATE },
-  { "numReallocateOK", SC_NUM_REALLOCATE_OK },
-  { "numReallocateInPlace", SC_NUM_REALLOCATE_IN_PLACE },
-  { "numDeallocate", SC_NUM_DEALLOCATE },
-  { "numForeignDeallocate", SC_NUM_FOREIGN_DEALLOCATE },
-  { "bytesAllocated", SC_BYTES_ALLOCATED },
-  { "bytesExpanded", SC_BYTES_EXPANDED },
-  { "bytesContracted", SC_BYTES_CONTRACTED },
-  { "bytesMoved", SC_BYTES_MOVED },
-  { "bytesNotMoved", SC_BYTES_NOT_MOVED },
+  { MP_STAT_numAllocate, SC_NUM_ALLOCATE },
+  { MP_STAT_numAllocateOK, -1 },
+  { MP_STAT_numExpand, SC_NUM_EXPAND },
+  { MP_STAT_numExpandOK, SC_NUM_EXPAND_OK },
+  { MP_STAT_numReallocate, SC_NUM_REALLOCATE },
+  { MP_STAT_numReallocateOK, SC_NUM_REALLOCATE_OK },
+  { MP_STAT_numReallocateInPlace, SC_NUM_REALLOCATE_IN_PLACE },
+  { MP_STAT_numDeallocate, SC_NUM_DEALLOCATE },
+  { MP_STAT_numForeignDeallocate, SC_NUM_FOREIGN_DEALLOCATE },
+  { MP_STAT_bytesAllocated, SC_BYTES_ALLOCATED },
+  { MP_STAT_bytesExpanded, SC_BYTES_EXPANDED },
+  { MP_STAT_bytesContracted, SC_BYTES_CONTRACTED },
+  { MP_STAT_bytesMoved, SC_BYTES_MOVED },
+  { MP_STAT_bytesNotMoved, SC_BYTES_NOT_MOVED },
 };
 
 #define N_PER_CALL (sizeof per_call / sizeof per_call[0])
@@ -85,6 +89,7 @@ snapshot (size_t *n)
     {
       struct row *r = &rows[*n];
       r->site = mp_site_by_number (id);
+      r->shown = mp_site_shown_per_call (r->site);
       mp_site_sum (id, r->c);
       int64_t any = 0;
       for (int i = 0; i < SC_COUNT; i++)
@@ -136,6 +141,15 @@ sum_used (struct mp_alloc_stats *s)
   s->bytesHighTide = tide > used ? tide : used;
 }
 
+/* Zero the fields of *S that MASK does not keep: not collected.  */
+static void
+keep_only (struct mp_alloc_stats *s, unsigned mask)
+{
+  for (unsigned i = 0; i < MP_STAT_COUNT; i++)
+    if (!(mask & (1u << i)))
+      memset ((char *) s + mp_alloc_fields[i].offset, 0, sizeof (uint64_t));
+}
+
 MP_API void
 mp_alloc_stats (struct mp_alloc_stats *out)
 {
@@ -153,6 +167,7 @@ mp_alloc_stats (struct mp_alloc_stats *out)
   memset (out, 0, sizeof *out);
   stats_of (t, out);
   sum_used (out);
+  keep_only (out, mp_alloc_stats_collected ());
 }
 
 static void
@@ -168,6 +183,8 @@ fill_info (const struct row *r, struct mp_site_info *info)
   info->n_inlined = s->n_inlined;
   info->inlined = (const struct mp_inlined *) s->inlined;
   stats_of (r->c, &info->stats);
+  keep_only (&info->stats, r->shown);
+  info->collected = r->shown;
   info->minor_words = (double) r->c[SC_MINOR_WORDS];
   info->major_words = (double) r->c[SC_MAJOR_WORDS];
   info->not_rewritten = s->kind == MP_KIND_FOREIGN;
@@ -189,17 +206,13 @@ mp_site_foreach (int (*fn) (const struct mp_site_info *, void *), void *data)
   return rc;
 }
 
-/* D's global statistics, in D's order; PER_CALL marks those it also
-   keeps per call.  */
+/* D's global statistics, in D's order (site.h's MP_SITE_STATS, so that
+   field I is statistic I); PER_CALL marks those it also keeps per
+   call.  */
 const struct mp_field mp_alloc_fields[] = {
 #define F(name, per_call) \
-  { #name, offsetof (struct mp_alloc_stats, name), MP_FIELD_INT64, per_call }
-  F (numAllocate, 1), F (numAllocateOK, 1), F (numExpand, 1),
-  F (numExpandOK, 1), F (numReallocate, 1), F (numReallocateOK, 1),
-  F (numReallocateInPlace, 1), F (numDeallocate, 1),
-  F (numForeignDeallocate, 1), F (bytesUsed, 0), F (bytesAllocated, 1),
-  F (bytesExpanded, 1), F (bytesContracted, 1), F (bytesMoved, 1),
-  F (bytesNotMoved, 1), F (bytesSlack, 0), F (bytesHighTide, 0),
+  { #name, offsetof (struct mp_alloc_stats, name), MP_FIELD_INT64, per_call },
+  MP_SITE_STATS (F)
 #undef F
   { NULL, 0, 0, 0 }
 };
@@ -209,8 +222,10 @@ mp_report_statistics (FILE *out)
 {
   struct mp_alloc_stats s;
   mp_alloc_stats (&s);
+  unsigned shown = mp_alloc_stats_collected ();
   for (const struct mp_field *f = mp_alloc_fields; f->name; f++)
-    fprintf (out, "%s:%.0f\n", f->name, mp_field_value (f, &s));
+    if (shown & (1u << (f - mp_alloc_fields)))
+      fprintf (out, "%s:%.0f\n", f->name, mp_field_value (f, &s));
 }
 
 /* `file.c(655): [numAllocate:21, numAllocateOK:21, bytesAllocated:324202]` */
@@ -222,9 +237,10 @@ print_per_call (FILE *out, const char *file, unsigned line, const struct row *r)
   for (size_t i = 0; i < N_PER_CALL; i++)
     {
       int64_t v = row_value (r, (int) i);
-      if (v == 0)
+      if (v == 0 || !(r->shown & (1u << per_call[i].stat)))
         continue;
-      fprintf (out, "%s%s:%lld", sep, per_call[i].name, (long long) v);
+      fprintf (out, "%s%s:%lld", sep, mp_stat_name (per_call[i].stat),
+               (long long) v);
       sep = ", ";
     }
   fputc (']', out);
@@ -299,11 +315,25 @@ merge_rows (struct row *rows, size_t n,
   for (size_t i = 0; i < n; i++)
     {
       if (m > 0 && compare (&rows[m - 1], &rows[i]) == 0)
-        for (int j = 0; j < SC_COUNT; j++)
-          rows[m - 1].c[j] += rows[i].c[j];
+        {
+          for (int j = 0; j < SC_COUNT; j++)
+            rows[m - 1].c[j] += rows[i].c[j];
+          rows[m - 1].shown &= rows[i].shown;   /* a sum of all or none */
+        }
       else
         rows[m++] = rows[i];
     }
+  return m;
+}
+
+/* Keep the N ROWS that have per-call statistics to show; how many.  */
+static size_t
+with_per_call (struct row *rows, size_t n)
+{
+  size_t m = 0;
+  for (size_t i = 0; i < n; i++)
+    if (rows[i].shown)
+      rows[m++] = rows[i];
   return m;
 }
 
@@ -313,7 +343,7 @@ mp_report_per_call_statistics (FILE *out)
   size_t n;
   struct row *rows = snapshot (&n);
   /* D keys per-call statistics by file and line.  */
-  n = merge_rows (rows, n, by_place);
+  n = with_per_call (rows, merge_rows (rows, n, by_place));
   qsort (rows, n, sizeof *rows, by_size);
   for (size_t i = 0; i < n; i++)
     {
@@ -358,10 +388,15 @@ report_sites (FILE *out)
 {
   size_t n;
   struct row *rows = snapshot (&n);
-  n = merge_rows (rows, n, by_identity);
+  size_t ran = merge_rows (rows, n, by_identity);
+  n = with_per_call (rows, ran);
   size_t shown = mp_config.sites && mp_config.sites < n ? mp_config.sites : n;
   qsort (rows, n, sizeof *rows, by_size);
-  fprintf (out, "== allocation sites: %zu of %zu, largest first ==\n", shown, n);
+  if (n == 0 && ran > 0)
+    fprintf (out, "== allocation sites: no per-call statistics collected ==\n");
+  else
+    fprintf (out, "== allocation sites: %zu of %zu, largest first ==\n", shown,
+             n);
   for (size_t i = 0; i < shown; i++)
     {
       print_per_call (out, rows[i].site->file, rows[i].site->line, &rows[i]);
@@ -414,6 +449,8 @@ mp_report (FILE *out)
   if (sections & MP_SECTION_ALLOC)
     {
       fprintf (out, "== allocator statistics ==\n");
+      if (mp_alloc_stats_collected () == 0)
+        fprintf (out, "no statistics collected\n");
       mp_report_statistics (out);
       report_not_rewritten (out);
       mp_own_report (out);

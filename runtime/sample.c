@@ -45,6 +45,9 @@
 #include "finalise.h"
 #include "config.h"
 #include "init.h"
+#include "eventlog.h"
+#include "finalise.h"
+#include "collect.h"
 #include "callstack.h"
 #include "fork.h"
 #include "sample.h"
@@ -260,7 +263,7 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
   if (MP_UNLIKELY (t->young.minor_due) && !mp_hooks_busy ())
     {
       t->young.minor_due = 0;
-      mp_collect_minor ();
+      mp_collect_minor ("minor_heap_size");
     }
   errno = saved;
   return tracked;
@@ -299,7 +302,10 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
   int saved;
   if (fn && mp_callback_begin (t, s->session, &saved))
     {
+      enum mp_event e = s->young ? MP_EV_ALLOC_MINOR : MP_EV_ALLOC_MAJOR;
+      int ev = mp_ev_begin (e);
       s->meta = fn (a, tr->data);
+      mp_ev_end (e, ev);
       mp_callback_end (t, saved);
     }
   mp_callstack_release (&cs);

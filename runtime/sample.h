@@ -1,6 +1,7 @@
 /* sample.h -- OCaml's Gc.Memprof sampling engine (sample.c): the
    countdown every allocation takes, its slow path, the tracker's
-   callbacks, and the deliveries of what the collector found due.  */
+   callbacks, and the deliveries of what the collector found due.
+   internal.h includes it.  */
 
 #ifndef MEMPROF_SAMPLE_H
 #define MEMPROF_SAMPLE_H

@@ -5,8 +5,10 @@
    static `struct mp_site` it emits in the same translation unit.  The
    runtime only reads a descriptor, except for `id`, which it fills in the
    first time the site allocates.  Any change of layout bumps MP_SITE_ABI;
-   the runtime refuses descriptors of another ABI (it counts them under an
-   "unknown" site rather than misreading them).
+   the runtime refuses descriptors of an ABI it does not know (it counts
+   them under an "unknown" site rather than misreading them).  It still
+   takes those of ABI 1, which end before `stats_omitted': objects built
+   by an older plugin keep every statistic, as they did.
 
    Every runtime entry point takes the original arguments, in order,
    followed by the site pointer; __mp_malloc_usable_size, no allocation,
@@ -17,7 +19,21 @@
 
 #include <stddef.h>
 
-#define MP_SITE_ABI 1
+#define MP_SITE_ABI 2
+#define MP_SITE_ABI_FIRST 1     /* the oldest the runtime still reads */
+
+/* The statistics a site may keep: D's StatsCollector Options that
+   memprof collects, in D's order, with memprof's numForeignDeallocate
+   after numDeallocate; bit I of a mask of statistics is the Ith.  PER_CALL
+   is 1 for those D also keeps per call.  memprof.h has the same bits as
+   MP_STATS_*; the plugin's and MEMPROF's lists name them (stats-choice.h).  */
+#define MP_SITE_STATS(X)                                                    \
+  X (numAllocate, 1) X (numAllocateOK, 1) X (numExpand, 1)                  \
+  X (numExpandOK, 1) X (numReallocate, 1) X (numReallocateOK, 1)            \
+  X (numReallocateInPlace, 1) X (numDeallocate, 1)                          \
+  X (numForeignDeallocate, 1) X (bytesUsed, 0) X (bytesAllocated, 1)        \
+  X (bytesExpanded, 1) X (bytesContracted, 1) X (bytesMoved, 1)             \
+  X (bytesNotMoved, 1) X (bytesSlack, 0) X (bytesHighTide, 0)
 
 /* One function inlined at the allocation point.  */
 struct mp_inline_frame
@@ -86,6 +102,15 @@ struct mp_site
                              function whose body holds the call, called at
                              inlined[0].file:line from inlined[1].function
                              (or from `function` for the last entry) */
+  /* From ABI 2: the statistics the site leaves out (bits of
+     MP_SITE_STATS), of the global ones (the plugin's stats=) and of the
+     per-call ones (its per-call=; bits of statistics that D keeps
+     globally only mean nothing there).  0 and 0, the default, keep
+     everything, so that a descriptor the runtime makes need not say.
+     The plugin calls a lean entry (entry.h) for a site whose masks are
+     not 0, where there is one.  */
+  unsigned stats_omitted;
+  unsigned per_call_omitted;
 };
 
 #endif

@@ -17,18 +17,20 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "stats.h"
 #include "fork.h"
 #include "sites.h"
 
-/* Charged for descriptors of another ABI and for sites past the slots
-   that the records reserve.  */
+/* Charged for descriptors of an ABI we do not read and for sites past
+   the slots that the records reserve.  */
 struct mp_site mp_unknown_site = {
   MP_SITE_ABI, 0, "<unknown>", "<unknown>", "<unknown>", 0, 0,
-  MP_KIND_INTERNAL, 0, NULL
+  MP_KIND_INTERNAL, 0, NULL, 0, 0
 };
 
 /* The numbered sites: table[id] for id in 1..count.  Guarded by
@@ -130,7 +132,10 @@ copy_site (const struct mp_site *site)
     return site;
   struct mp_inline_frame *frames = (struct mp_inline_frame *) (copy + 1);
   char *at = (char *) (frames + site->n_inlined);
-  *copy = *site;
+  /* A descriptor of ABI 1 ends before stats_omitted (site.h).  */
+  memset (copy, 0, sizeof *copy);
+  memcpy (copy, site, site->abi == 1 ? offsetof (struct mp_site, stats_omitted)
+                                     : sizeof *site);
   copy->file = copy_at (&at, site->file);
   copy->function = copy_at (&at, site->function);
   copy->callee = copy_at (&at, site->callee);
@@ -173,6 +178,7 @@ number_locked (struct mp_site *site)
       || commit_through (n + 1) != 0)
     return 0;
   table[n + 1] = site;
+  mp_stats_site_numbered (site);
   atomic_store_explicit (&count, n + 1, memory_order_release);
   __atomic_store_n (&site->id, n + 1, __ATOMIC_RELEASE);
   return n + 1;
@@ -183,7 +189,7 @@ unsigned
 mp_site_number (const struct mp_site *csite)
 {
   struct mp_site *site = (struct mp_site *) csite;
-  if (site->abi != MP_SITE_ABI)
+  if (site->abi < MP_SITE_ABI_FIRST || site->abi > MP_SITE_ABI)
     site = &mp_unknown_site;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (id)
@@ -196,6 +202,7 @@ mp_site_number (const struct mp_site *csite)
         mp_warn ("cannot number more allocation sites; "
                  "the rest are counted as <unknown>");
       told_full = 1;
+      mp_stats_site_numbered (site);
       id = mp_unknown_site.id;
       __atomic_store_n (&site->id, id, __ATOMIC_RELEASE);
     }

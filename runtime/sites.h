@@ -1,11 +1,53 @@
-/* sites.h -- the numbered sites, for those who read them (sites.c):
-   the reports, the stat record, the fatal-signal summary.  */
+/* sites.h -- numbering call sites, and their per-thread counters
+   (sites.c), and the numbered sites for those who read them: the
+   reports, the stat record, the fatal-signal summary.  internal.h
+   includes it: a thread's record (thread.c) is the head of its array
+   of counters.  */
 
 #ifndef MEMPROF_SITES_H
 #define MEMPROF_SITES_H
 
+#include <stdatomic.h>
 #include <stdint.h>
-#include "internal.h"
+#include "site.h"
+
+/* The per-call counters of one site in one thread.  The names index `c`
+   so that sums and reports can loop over them; the ones every allocation
+   and free touch come first, in one cache line.  */
+enum mp_site_counter
+{
+  SC_NUM_ALLOCATE, SC_BYTES_ALLOCATED, SC_MINOR_WORDS, SC_MAJOR_WORDS,
+  SC_NUM_DEALLOCATE, SC_BYTES_CONTRACTED, SC_NUM_ALLOCATE_FAILED,
+  SC_NUM_FOREIGN_DEALLOCATE,
+  SC_NUM_EXPAND, SC_NUM_EXPAND_OK, SC_NUM_REALLOCATE, SC_NUM_REALLOCATE_OK,
+  SC_NUM_REALLOCATE_IN_PLACE, SC_BYTES_EXPANDED, SC_BYTES_MOVED,
+  SC_BYTES_NOT_MOVED,
+  SC_COUNT
+};
+
+struct mp_site_counts
+{
+  _Atomic int64_t c[SC_COUNT];  /* mp_counters (internal.h) */
+};
+
+/* Sites are numbered from 1.  A thread's counters are one array indexed
+   by site number, reserved for MP_MAX_SITES slots (the thread's record
+   included; fewer if the address space runs short) and committed
+   MP_COMMIT_SITES at a time as sites get numbers (sites.c).  */
+#define MP_MAX_SITES (1u << 20)
+#define MP_COMMIT_SITES (1u << 12)
+
+/* The site the runtime charges what no descriptor describes: calls from
+   descriptors of an ABI it does not read, and sites past the slots the
+   records reserve (MP_MAX_SITES, fewer if the address space runs
+   short).  */
+extern struct mp_site mp_unknown_site;
+
+unsigned mp_site_number (const struct mp_site *site);
+struct mp_thread;
+struct mp_thread *mp_sites_new_record (void);
+void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
+                       size_t n);
 
 /* Sum the counters of one site over all threads; IDs from 1.  */
 void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);

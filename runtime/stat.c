@@ -11,6 +11,7 @@
 #include "sites.h"
 #include "guest.h"
 #include "generations.h"
+#include "collect.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "generations.h"
 #include "init.h"
+#include "eventlog.h"
 #include "sample.h"
 
 #define GC_THREADS
@@ -63,6 +64,7 @@ thread_exit (void *arg)
   t->gc_registered = MP_GC_UNKNOWN;
   t->user_site = NULL;
   mp_callback_abandon (t);      /* the thread may exit from a callback */
+  mp_eventlog_thread_exit ();
   mp_self_tls = NULL;
   atomic_store_explicit (&t->in_use, 0, memory_order_release);
 }

@@ -39,6 +39,7 @@
 #include <pthread.h>
 #include "internal.h"
 #include "generations.h"
+#include "eventlog.h"
 #include "fork.h"
 #include "sample.h"
 #include "profile.h"
@@ -295,7 +296,9 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
   if (e->meta && mp_sample_tracker (&tr) == e->session && tr.dealloc_major
       && mp_callback_begin (t, e->session, &saved))
     {
+      int ev = mp_ev_begin (MP_EV_DEALLOC_MAJOR);
       tr.dealloc_major (e->meta, tr.data);
+      mp_ev_end (MP_EV_DEALLOC_MAJOR, ev);
       mp_callback_end (t, saved);
     }
   mp_own_free (e, sizeof *e);
@@ -379,14 +382,23 @@ deliver_to_tracker (struct mp_thread *t, struct due d,
   int saved;
   if (meta == NULL || !mp_callback_begin (t, d.session, &saved))
     return NULL;
-  if (d.promote)
-    meta = tr->promote ? tr->promote (meta, tr->data) : NULL;
+  if (d.promote && tr->promote)
+    {
+      int ev = mp_ev_begin (MP_EV_PROMOTE);
+      meta = tr->promote (meta, tr->data);
+      mp_ev_end (MP_EV_PROMOTE, ev);
+    }
+  else if (d.promote)
+    meta = NULL;
   if (d.dead && meta != NULL)
     {
       void (*fn) (void *, void *)
         = d.was_young ? tr->dealloc_minor : tr->dealloc_major;
+      enum mp_event e = d.was_young ? MP_EV_DEALLOC_MINOR : MP_EV_DEALLOC_MAJOR;
+      int ev = fn ? mp_ev_begin (e) : 0;
       if (fn)
         fn (meta, tr->data);
+      mp_ev_end (e, ev);
     }
   mp_callback_end (t, saved);
   return meta;

@@ -19,6 +19,7 @@
 #include "boehm.h"
 #include "libc.h"
 #include "entry.h"
+#include "libc.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -44,7 +45,7 @@ _Static_assert (MP_EPOCH_MASK == 15 && MP_WORDS_SHIFT == 48,
    slow paths without a site, count.  */
 static struct mp_site vm_allocated_site = {
   MP_SITE_ABI, 0, "<runtime>", "<runtime>", "mp_vm_allocated", 0, 0,
-  MP_KIND_VM_ALLOCATED, 0, NULL
+  MP_KIND_VM_ALLOCATED, 0, NULL, 0, 0
 };
 
 /* Whether OBJ, of WORDS words of KIND, is what memprof.h allows.  */

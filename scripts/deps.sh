@@ -4,8 +4,9 @@
 # HTML report, jq reads the JSON report the page is checked against,
 # go's pprof reads the pprof profile, valgrind's DHAT counts the
 # allocations memprof's totals must equal, autoconf and cmake build the
-# compiler wrappers' test projects; with `fuzz', only
-# what `make fuzz' needs: clang-$FUZZ_LLVM and its libFuzzer).  Prints
+# compiler wrappers' test projects, python3's json reads the event log;
+# with `fuzz', only what `make fuzz' needs: clang-$FUZZ_LLVM and its
+# libFuzzer).  Prints
 # nothing and exits 0 when everything is there.  As root it runs
 # apt-get; otherwise it prints the command to run and exits 1.
 set -u
@@ -27,7 +28,7 @@ case ${1:-} in
         llvm=${FUZZ_LLVM:-14}
         pkgs="clang-$llvm libclang-rt-$llvm-dev" ;;
     check)
-        pkgs="$(build_packages) chromium jq golang-go valgrind autoconf cmake" ;;
+        pkgs="$(build_packages) chromium jq golang-go valgrind autoconf cmake python3" ;;
     *)
         pkgs=$(build_packages) ;;
 esac

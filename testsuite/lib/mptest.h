@@ -258,6 +258,47 @@ mpt_collect_deliver (int times)
 }
 #endif
 
+/* The collections so far: the stat record's minor_collections.  */
+static __attribute__ ((unused)) long
+mpt_collections (void)
+{
+  struct mp_stat st;
+  mp_quick_stat (&st);
+  return st.minor_collections;
+}
+
+/* What FN writes to a stream, as a string that mpt_check_text frees:
+   open_memstream's buffer is libc's, and our free would count it as a
+   foreign deallocation.  */
+static void (*volatile mpt_libc_free) (void *) = free;
+
+static __attribute__ ((unused)) char *
+mpt_capture_text (void (*fn) (FILE *))
+{
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&text, &len);
+  fn (f);
+  fclose (f);
+  return text;
+}
+
+/* CHECK that FN writes exactly EXPECT.  */
+#define CHECK_TEXT(fn, expect) \
+  mpt_check_text (#fn, mpt_capture_text (fn), (expect))
+
+static __attribute__ ((unused)) void
+mpt_check_text (const char *what, char *got, const char *expect)
+{
+  if (strcmp (got, expect) != 0)
+    {
+      fprintf (stderr, "FAIL %s wrote:\n%s--- expected:\n%s", what, got,
+               expect);
+      mpt_failures++;
+    }
+  mpt_libc_free (got);
+}
+
 static int
 mpt_done (void)
 {

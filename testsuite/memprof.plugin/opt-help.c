@@ -6,6 +6,8 @@
    at the very start of a line.  */
 /* { dg-message "options are -fplugin-arg-memprof-KEY" "" { target *-*-* } 0 } */
 /* { dg-message "  allocator=NAME:FAMILY  profile calls of NAME" "" { target *-*-* } 0 } */
+/* { dg-message "  stats=LIST  +the global statistics to collect" "" { target *-*-* } 0 } */
+/* { dg-message "  per-call=LIST  +the same for the per-call statistics" "" { target *-*-* } 0 } */
 /* { dg-message "  verbose  +note each rewritten call" "" { target *-*-* } 0 } */
 /* { dg-message "  help  +print this list" "" { target *-*-* } 0 } */
 

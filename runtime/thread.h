@@ -1,0 +1,160 @@
+/* thread.h -- per-thread records (thread.c): a thread's counters, its
+   log of young GC blocks, its sampler's state, and bytesUsed.  internal.h
+   includes it, after what it needs: include internal.h.  */
+
+#ifndef MEMPROF_THREAD_H
+#define MEMPROF_THREAD_H
+
+/* The log of young GC blocks of one thread: see generations.c.  */
+struct mp_young
+{
+  /* The first three, after the record's sample_left, are what generated
+     code sees as struct mp_vm_thread (vm.c checks the layout).  */
+  _Atomic (uint64_t *) entries;  /* owner allocates; the collector reads */
+  _Atomic size_t count;          /* entries logged; owner writes */
+  size_t limit;                  /* owner only: `capacity`, or 0 while
+                                    `index` exists, so that one test sends
+                                    the appends that need more than a store
+                                    to mp_young_log_slow */
+  _Atomic size_t done;           /* entries the collector has decided;
+                                    collector writes, owner resets to 0
+                                    together with count */
+  size_t capacity;               /* owner only */
+  size_t dropped;                /* owner only: entries make_room removed
+                                    from the front, ever; entry i is the
+                                    (dropped + i)th logged */
+  struct young_index *index;     /* owner only: see generations.c */
+  uint64_t stuck;                /* owner only: 1 + the epoch in which the
+                                    log was full, out of memory, and no
+                                    collection came to empty it; 0: never */
+
+  /* The minor heap budget (control.c's minor_heap_size), owner only:
+     the words of entries logged in epoch `budget_epoch', summed through
+     absolute position `summed'; the next look comes at absolute position
+     `check_at' (SIZE_MAX: none), when the budget is `budget_gen'.  */
+  uint64_t budget_words, budget_epoch;
+  size_t summed, check_at;
+  unsigned budget_gen;
+  int minor_due;                 /* the budget is reached: collect */
+};
+
+/* A thread's record.  It takes the first MP_RECORD_SLOTS slots of the
+   thread's counter array, which no site uses, so that the counters of
+   site ID sit at a constant offset from it, with no pointer to load.  */
+struct mp_thread
+{
+  struct mp_thread *next;        /* registry link, immutable once pushed */
+  atomic_int in_use;             /* 1 while a live thread owns the record */
+  int gc_registered;             /* owner only: an enum mp_gc_thread */
+  const struct mp_site *user_site;  /* owner only: the user allocator
+                                    whose call is in progress (entry.h) */
+  const struct mp_vm_site *guest_site;  /* owner only: the guest
+                                    procedure running, an mp_site of
+                                    MP_KIND_VM_GUEST that the VM stores
+                                    through mp_vm_running (guest.h) */
+
+  /* bytesUsed: the owner's unflushed change, and its highest value
+     since the last flush into mp_bytes_used (see mp_note_used).  */
+  mp_counter used_delta, used_peak;
+  mp_counter bytes_slack;
+
+  /* Words the owner may still allocate before the next sampled word
+     (sample.c).  The owner counts it down; others store MP_GAP_REDRAW
+     to send the owner to the slow path for a new gap.  */
+  mp_counter sample_left;
+  struct mp_young young;         /* right after sample_left: see there */
+
+  /* Owner only (sample.c): the sampler's random state, the rate
+     `sample_left` was drawn at (0: none yet), and how many tracker
+     callbacks are running in the thread (sampling is suspended then).  */
+  uint64_t rng[4];
+  double gap_rate;
+  int in_callback;
+} __attribute__ ((aligned (128)));
+
+#define MP_RECORD_SLOTS (sizeof (struct mp_thread) / sizeof (struct mp_site_counts))
+
+_Static_assert (sizeof (struct mp_thread) % sizeof (struct mp_site_counts) == 0,
+                "a thread record must fill whole counter slots");
+
+/* What Boehm knows of a thread: not asked yet, known, or registered by
+   us (then we unregister it when the thread exits).  */
+enum mp_gc_thread { MP_GC_UNKNOWN, MP_GC_READY, MP_GC_REGISTERED_BY_US };
+
+/* The thread records, newest first; pushed under the site table's lock
+   (sites.c), never unlinked.  */
+extern _Atomic (struct mp_thread *) mp_threads;
+
+struct mp_thread *mp_thread_slow (void);
+extern __thread struct mp_thread *mp_self_tls
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* The calling thread's record, made on its first use.  */
+static inline struct mp_thread *
+mp_self (void)
+{
+  struct mp_thread *t = mp_self_tls;
+  return MP_LIKELY (t != NULL) ? t : mp_thread_slow ();
+}
+
+/* The counters of SITE in T.  */
+static inline struct mp_site_counts *
+mp_counts (struct mp_thread *t, const struct mp_site *site)
+{
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  if (MP_UNLIKELY (id == 0))
+    id = mp_site_number (site);
+  return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+}
+
+/* The site to charge for an allocation at SITE: a user allocator's, if
+   one is running in T and no allocation inside it took it yet.  */
+static inline const struct mp_site *
+mp_charge_site (struct mp_thread *t, const struct mp_site *site)
+{
+  const struct mp_site *user = t->user_site;
+  if (MP_UNLIKELY (user != NULL))
+    {
+      t->user_site = NULL;
+      return user;
+    }
+  return site;
+}
+
+/* bytesUsed and bytesHighTide.  */
+
+/* Global bytesUsed as of the last flushes, and the highest value seen.  */
+extern mp_counter mp_bytes_used_flushed;
+extern _Atomic int64_t mp_bytes_high_tide;
+
+void mp_flush_used (struct mp_thread *t);
+
+#define MP_USED_FLUSH ((int64_t) 1 << 20)
+
+/* Account N more bytes in use by T, SLACK of them the allocator's.  */
+static inline __attribute__ ((always_inline)) void
+mp_note_alloc (struct mp_thread *t, int64_t n, int64_t slack)
+{
+  int64_t d = mp_get_counter (&t->used_delta) + n;
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  if (d > mp_get_counter (&t->used_peak))
+    {
+      atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+      if (MP_UNLIKELY (d > MP_USED_FLUSH))
+        mp_flush_used (t);
+    }
+  mp_add (&t->bytes_slack, slack);
+}
+
+/* Account N fewer bytes in use by T, SLACK fewer of the allocator's.  */
+static inline __attribute__ ((always_inline)) void
+mp_note_free (struct mp_thread *t, int64_t n, int64_t slack)
+{
+  int64_t d = mp_get_counter (&t->used_delta) - n;
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  mp_add (&t->bytes_slack, -slack);
+  if (MP_UNLIKELY (d < -MP_USED_FLUSH))
+    mp_flush_used (t);
+}
+
+#endif
