@@ -30,7 +30,7 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
               -fvisibility=hidden -Iruntime
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
-LIBS_RT     = -lgc -ldw -lz -lpthread -ldl -lm
+LIBS_RT     = -lgc -lpthread -ldl -lm
 
 # SANITIZE=1 (what `make check-asan' sets) builds the runtime with these
 # flags into runtime/asan/, so that it never mixes with the plain build's
@@ -132,8 +132,9 @@ FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_RT_config  = runtime/config.c runtime/fields.c
 FUZZ_RT_path    = runtime/config.c runtime/fields.c
-FUZZ_RT_symbols = runtime/frames.c runtime/index.c
-FUZZ_LIBS_symbols = -ldw -lelf
+FUZZ_RT_symbols = runtime/frames.c runtime/lines.c runtime/dynlibs.c \
+                  runtime/index.c
+FUZZ_LIBS_symbols = -ldw -lelf -ldl
 # check-asan fuzzes the symboliser this long (seconds) before its tests.
 FUZZ_ASAN_TIME ?= 60
 

@@ -14,14 +14,28 @@
    return address RA, which is the allocating call's position in the
    program, and the stack starts at the frame that returns there.
 
+   So are the frames outside main, as gdb's backtrace leaves them out:
+   libc's start-up (__libc_start_call_main, __libc_start_main, and the
+   executable's _start), and in other threads what runs their start
+   routine (start_thread and clone3, and the wrappers of Boehm's
+   GC_pthread_create or of a sanitizer's pthread_create).  They are told
+   apart at capture, without symbols, by where they are: at the outer
+   end of a stack captured whole, the entry point's code, then the
+   frames in objects other than the executable and the one that holds
+   the allocating call.  Frames of libc further in, such as qsort's
+   below a comparison function that allocates, stay.  MEMPROF's
+   past_main keeps them all.  Then the depth applies, and a stack that
+   has more frames is cut and marked (callstack.h).
+
    libunwind takes a lock of its own while it reads call frame
    information, and a child forked meanwhile would find it held forever,
-   with its signals blocked.  So a fork waits for the captures under way
-   (mp_callstack_fork), and a capture starting meanwhile gives the
-   allocating call's position alone, which is rare enough.  The wait is
-   bounded: a capture may be interrupted by a signal handler that
-   allocates, and that waits for the fork to release the runtime's
-   locks.  */
+   with its signals blocked; so would one forked while the first capture
+   loads libunwind, holding the dynamic loader's lock.  So a fork waits
+   for the captures under way (mp_callstack_fork), and a capture
+   starting meanwhile gives the allocating call's position alone, which
+   is rare enough.  The wait is bounded: a capture may be interrupted by
+   a signal handler that allocates, and that waits for the fork to
+   release the runtime's locks.  */
 
 #include <dlfcn.h>
 #include <execinfo.h>
@@ -31,15 +45,22 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include "callstack.h"
+#include "config.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
 
 typedef int (*backtrace_fn) (void **, int);
 
-/* Set once by find_unwinder, read-only after.  */
+/* Set once by find_unwinder, read-only after: the unwinder, the entry
+   point (_start), and the object (its link map) of the executable.  */
 static backtrace_fn unwinder;
+static uintptr_t entry, executable;
 static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
+
+static uintptr_t object_of (uintptr_t addr);
 
 static void
 find_unwinder (void)
@@ -52,6 +73,8 @@ find_unwinder (void)
                "backtrace, which is slower");
       unwinder = backtrace;
     }
+  entry = getauxval (AT_ENTRY);
+  executable = object_of (entry);
 }
 
 /* Set by the handlers of the fork under way, which are the only ones
@@ -97,27 +120,84 @@ mp_callstack_fork (enum mp_fork_step step)
 static int
 unwind (uintptr_t *buf, size_t max)
 {
-  pthread_once (&unwinder_once, find_unwinder);
   atomic_fetch_add (&capturing, 1);
-  int n = atomic_load (&forking) ? 0 : unwinder ((void **) buf, (int) max);
+  int n = 0;
+  if (!atomic_load (&forking))
+    {
+      /* Loading libunwind counts as a capture: a child forked while
+         dlopen held the loader's lock would find it held.  */
+      pthread_once (&unwinder_once, find_unwinder);
+      n = unwinder ((void **) buf, (int) max);
+    }
   atomic_fetch_sub (&capturing, 1);
   return n;
 }
 
-size_t
-mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max)
+/* The object holding ADDR (its link map), or 0.  glibc's
+   _dl_find_object is made for unwinders: a lookup without a lock, in
+   tens of nanoseconds; dladdr, before glibc 2.35, searches symbols too.  */
+static uintptr_t
+object_of (uintptr_t addr)
 {
-  int n = unwind (buf, max);
-  for (int i = 0; i < n; i++)
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+  struct dl_find_object o;
+  return _dl_find_object ((void *) addr, &o) == 0
+         ? (uintptr_t) o.dlfo_link_map : 0;
+#else
+  Dl_info info;
+  return dladdr ((void *) addr, &info) ? (uintptr_t) info.dli_fbase : 0;
+#endif
+}
+
+/* The entry point's code, _start, is a few instructions: its call of
+   __libc_start_main returns within these bytes of it.  */
+#define ENTRY_CODE 64
+
+/* The N frames of stack BUF, whole, less those outside main or a
+   thread's start routine (see above); the allocating frame, at RA,
+   stays.  */
+static size_t
+start_up_cut (const uintptr_t *buf, size_t n, uintptr_t ra)
+{
+  if (n > 1 && buf[n - 1] - 1 - entry < ENTRY_CODE)
+    n--;
+  uintptr_t site = object_of (ra - 1);
+  while (n > 1)
+    {
+      uintptr_t o = object_of (buf[n - 1] - 1);
+      if (o == executable || o == site)
+        break;
+      n--;
+    }
+  return n;
+}
+
+size_t
+mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t depth)
+{
+  size_t max = depth + MP_CALLSTACK_SLACK, n = 0;
+  int got = depth > 0 ? unwind (buf, max) : 0;
+  for (int i = 0; i < got && n == 0; i++)
     if (buf[i] == ra)
       {
-        memmove (buf, buf + i, (size_t) (n - i) * sizeof *buf);
-        return (size_t) (n - i);
+        n = (size_t) (got - i);
+        memmove (buf, buf + i, n * sizeof *buf);
       }
-  /* The unwinder lost its way inside the runtime: the allocating call's
-     position is still known.  */
-  buf[0] = ra;
-  return max > 0;
+  if (n == 0)
+    {
+      /* The unwinder lost its way inside the runtime: the allocating
+         call's position is still known.  */
+      buf[0] = ra;
+      return depth > 0;
+    }
+  if ((size_t) got < max && !mp_config.past_main)
+    n = start_up_cut (buf, n, ra);
+  if (n > depth)
+    {
+      n = depth;
+      buf[n++] = MP_STACK_TRUNCATED;
+    }
+  return n;
 }
 
 /* The frames of CS, symbolised on first use, with a guest language's

@@ -264,6 +264,9 @@ int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                     void *block, enum mp_source source, const void *ra,
                     size_t usable);
 unsigned mp_sample_session (void);
+/* The sampling rate in effect: MEMPROF's, or the program's while it
+   samples (mp_memprof_start).  */
+double mp_sample_rate (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
 void mp_sample_interrupt (struct mp_thread *t);
@@ -305,47 +308,6 @@ void mp_tracked_forget_all (void);
 void mp_finalise_after_reclaim (int full);
 void mp_finalise_deliver (void);
 
-/* profile.c */
-
-/* The estimates of one call stack (and kind) of the report's profile.  */
-struct mp_profile_values
-{
-  struct mp_space_amount allocated;
-  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
-  double live_count, live;      /* blocks and data bytes not dead yet */
-  double promoted, young;       /* data bytes: promoted; allocated young */
-  uint64_t samples;             /* sampled words */
-};
-
-/* A copy of one record, for the report: RAS, innermost first, stay
-   valid for ever (records are never freed), or until
-   mp_profile_rows_free when the row owns them.  */
-struct mp_profile_row
-{
-  const uintptr_t *ras;
-  size_t n_ras;
-  int owned;                    /* RAS is the row's: a guest language's
-                                   frames arranged among the C ones */
-  enum mp_source source;
-  struct mp_profile_values v;
-};
-
-struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
-                                           const struct mp_sampled *s);
-void mp_profile_promote (struct mp_profile_stack *s, double bytes);
-void mp_profile_survived (struct mp_profile_stack *s, unsigned age,
-                          const struct mp_space_amount *est);
-void mp_profile_dead (struct mp_profile_stack *s,
-                      const struct mp_space_amount *est);
-/* qsort's order of rows, most allocated data first.  */
-int mp_profile_by_allocated (const void *a, const void *b);
-struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
-                                        double *rate_max);
-void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
-/* Every guest frame word of the profile's stacks (malloc'ed, *N of
-   them), for guest.c.  */
-uintptr_t *mp_profile_guest_words (size_t *n);
-void mp_profile_report (FILE *out, size_t top);
 void mp_sample_setup (void);
 
 /* A size of N bytes in words, rounded up (SPEC's block size).  */
@@ -381,19 +343,6 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
   return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
 
-/* callstack.c */
-struct mp_callstack
-{
-  const uintptr_t *ras;         /* return addresses, innermost first */
-  size_t n_ras;
-  size_t limit;                 /* frames wanted at most */
-  struct mp_frame *frames;      /* NULL until asked for */
-  size_t n_frames;
-};
-
-size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
-void mp_callstack_release (mp_callstack *cs);
-
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
 struct mp_field
@@ -404,56 +353,7 @@ struct mp_field
   unsigned char flag;           /* what the table says it means */
 };
 extern const struct mp_field mp_stat_fields[];   /* stat.c */
-extern const struct mp_field mp_alloc_fields[];  /* report.c */
 double mp_field_value (const struct mp_field *f, const void *record);
-int mp_sites_by_size (struct mp_site_info **infos, size_t *n);
-
-/* index.c: an index of numbered items by hash (see there).  */
-struct mp_index
-{
-  size_t *slots;                /* 1 + an item's number, or 0: free */
-  uint64_t *hashes;             /* each item's hash */
-  size_t n, cap, n_slots;       /* items; room in hashes; slots */
-};
-
-/* The slot of the item with hash H that SAME (item, CTX) says is the one
-   sought (*slot is 1 + its number), or else the free slot where it would
-   go (*slot is 0); NULL without memory.  */
-size_t *mp_index_find (struct mp_index *ix, uint64_t h,
-                       int (*same) (size_t item, void *ctx), void *ctx);
-/* Give the next number, ix->n, to an item of hash H, in SLOT from
-   mp_index_find (which it invalidates); 0, or -1 without memory.  */
-int mp_index_add (struct mp_index *ix, size_t *slot, uint64_t h);
-void mp_index_free (struct mp_index *ix);
-uint64_t mp_hash_string (const char *s);
-uint64_t mp_hash_address (uintptr_t a);
-/* Make room at *ITEMS (CAP items of SIZE bytes) for item N, doubling;
-   0, or -1 without memory.  */
-int mp_reserve (void *items, size_t *cap, size_t n, size_t size);
-
-/* locations.c: a profile's distinct return addresses (see there).  */
-struct mp_location
-{
-  uintptr_t ra;
-  const struct mp_frame *frames;  /* innermost first; symbols.c's */
-  size_t n_frames;
-  size_t first_frame;           /* the number of its first frame */
-};
-
-struct mp_locations
-{
-  struct mp_location *locs;
-  size_t n, cap;
-  size_t n_frames;              /* frames of all the locations */
-  struct mp_index index;        /* by address */
-  uintptr_t sought;             /* the address `same' compares with */
-};
-
-#define MP_NO_LOCATION ((size_t) -1)
-/* The number of RA's location, made if new; MP_NO_LOCATION without
-   memory.  */
-size_t mp_location_of (struct mp_locations *t, uintptr_t ra);
-void mp_locations_free (struct mp_locations *t);
 
 /* timeline.c */
 #define MP_TIMELINE_POINTS 1024
@@ -467,13 +367,6 @@ void mp_timeline_start (void);
 double mp_uptime (void);        /* seconds since the runtime started */
 void mp_timeline_note (void);
 size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
-
-/* space.c: the space profiles into *ALL (malloc'ed, NULL if none),
-   sorted as mp_space_profile_foreach gives them; 0, or -1 without
-   memory.  */
-int mp_space_profiles (struct mp_space_profile **all, size_t *n);
-void mp_space_report (FILE *out, size_t top);
-const char *mp_source_name (enum mp_source source);
 
 /* ---- libc.c (boehm.c's part is in boehm.h) ---------------------------- */
 

@@ -39,6 +39,7 @@
 #include <pthread.h>
 #include "internal.h"
 #include "generations.h"
+#include "profile.h"
 
 #define GC_THREADS
 #include <gc.h>

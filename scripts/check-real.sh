@@ -39,7 +39,7 @@ libncurses-dev libssl-dev zlib1g-dev libonig-dev libmpfr-dev libreadline-dev"
 MP_CC="gcc -fplugin=$TOP/plugin/memprof.so"
 MP_LIBS="-L$TOP/runtime -Wl,-rpath,$TOP/runtime"
 MP_LIBS="$MP_LIBS -Wl,--push-state,--no-as-needed -lmemprof -Wl,--pop-state"
-MP_LIBS="$MP_LIBS -lgc -ldw -lz -lpthread -ldl -lm"
+MP_LIBS="$MP_LIBS -lgc -lpthread -ldl -lm"
 
 # Each program P has P_source (print the source tree), P_build and P_run
 # (in a copy of it, with CC, LIBS, JOBS), P_filter (stdin to stdout: what

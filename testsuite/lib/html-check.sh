@@ -7,7 +7,8 @@
 #     selftest: pass ... screenshot=<bytes>
 # and exits 0; otherwise prints one `html-check: ...' line, shows the tail
 # of Chromium's log on stderr and exits 1.  Exits 77 (UNSUPPORTED) when
-# there is no Chromium.  CHROMIUM may name another binary.  No network.
+# there is no Chromium.  CHROMIUM may name another binary; HTML_CHECK_DOM
+# a file to keep the rendered page in (step 1's DOM).  No network.
 
 if [ $# -ne 2 ]; then
     echo "html-check: usage: html-check.sh FILE.html SCREENSHOT.png"
@@ -78,6 +79,7 @@ run dom --dump-dom "$url#selftest" >"$tmp/dom.html"
 rc=$?
 [ $rc -eq 124 ] && fail "chromium timed out (60 s) dumping the DOM of $file"
 [ $rc -ne 0 ] && fail "chromium exited with status $rc dumping the DOM of $file"
+[ -z "${HTML_CHECK_DOM:-}" ] || cp "$tmp/dom.html" "$HTML_CHECK_DOM"
 # The page writes the line as the only text of the element; the dump
 # escapes &, <, > (and quotes), which we undo, &amp; last.
 line=$(sed -n 's/.*<pre id="memprof-selftest"[^>]*>\(selftest: [^<]*\)<\/pre>.*/\1/p' "$tmp/dom.html" |

@@ -1,0 +1,40 @@
+/* callstack.h -- the call stacks of sampled allocations (callstack.c).
+
+   A captured stack is an array of words, innermost first: the return
+   addresses of its C frames, then, if more frames than the depth asked
+   for were cut off, MP_STACK_TRUNCATED, then a language VM's frames
+   (guest.h).  Like guest.h's words, the mark has a top byte no return
+   address has.  */
+
+#ifndef MEMPROF_CALLSTACK_H
+#define MEMPROF_CALLSTACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "memprof.h"
+
+#define MP_STACK_TRUNCATED (UINT64_C (0xfc) << 56)
+
+/* The words a capture needs beyond its depth: the runtime's own frames,
+   cut off, and the frames outside main.  */
+#define MP_CALLSTACK_SLACK 32
+
+struct mp_callstack
+{
+  const uintptr_t *ras;         /* as captured (see above) */
+  size_t n_ras;
+  size_t limit;                 /* frames wanted at most */
+  struct mp_frame *frames;      /* NULL until asked for */
+  size_t n_frames;
+};
+
+/* The stack of the program's call that returns to RA, up to DEPTH C
+   frames, into BUF, which has room for DEPTH + MP_CALLSTACK_SLACK
+   words; return how many it holds.  Unless MEMPROF's past_main says
+   otherwise, it ends at main, or at a thread's start routine (see
+   callstack.c); a stack cut at DEPTH frames ends with
+   MP_STACK_TRUNCATED.  */
+size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t depth);
+void mp_callstack_release (mp_callstack *cs);
+
+#endif

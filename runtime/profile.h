@@ -1,0 +1,54 @@
+/* profile.h -- the report's own profile: the samples added up by call
+   stack and kind (profile.c).  */
+
+#ifndef MEMPROF_PROFILE_H
+#define MEMPROF_PROFILE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "memprof.h"
+
+struct mp_profile_stack;
+struct mp_sampled;
+
+/* The estimates of one call stack (and kind) of the report's profile.  */
+struct mp_profile_values
+{
+  struct mp_space_amount allocated;
+  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
+  double live_count, live;      /* blocks and data bytes not dead yet */
+  double promoted, young;       /* data bytes: promoted; allocated young */
+  uint64_t samples;             /* sampled words */
+};
+
+/* A copy of one record, for the report: RAS, innermost first, stay
+   valid for ever (records are never freed), or until
+   mp_profile_rows_free when the row owns them.  */
+struct mp_profile_row
+{
+  const uintptr_t *ras;
+  size_t n_ras;
+  int owned;                    /* RAS is the row's: a guest language's
+                                   frames arranged among the C ones */
+  enum mp_source source;
+  struct mp_profile_values v;
+};
+
+struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
+                                           const struct mp_sampled *s);
+void mp_profile_promote (struct mp_profile_stack *s, double bytes);
+void mp_profile_survived (struct mp_profile_stack *s, unsigned age,
+                          const struct mp_space_amount *est);
+void mp_profile_dead (struct mp_profile_stack *s,
+                      const struct mp_space_amount *est);
+/* qsort's order of rows, most allocated data first.  */
+int mp_profile_by_allocated (const void *a, const void *b);
+struct mp_profile_row *mp_profile_rows (size_t *n, double *rate_min,
+                                        double *rate_max);
+void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
+/* Every guest frame word of the profile's stacks (malloc'ed, *N of
+   them), for guest.c.  */
+uintptr_t *mp_profile_guest_words (size_t *n);
+void mp_profile_report (FILE *out, size_t top);
+
+#endif
