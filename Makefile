@@ -12,6 +12,8 @@
 #                   profiled: the same output (REAL_PROGRAMS="w3m jq")
 #   make fuzz       install clang if missing, fuzz what the runtime reads
 #                   (FUZZ_TIME seconds each; FUZZERS="symbols" for one)
+#   make mutate     put each small bug of testsuite/mutations.txt into a
+#                   copy of the tree: the tests it names must catch it
 #   make install    PREFIX=/usr/local DESTDIR=
 
 CC       ?= gcc
@@ -55,7 +57,7 @@ RT_A    = $(RT_DIR)/libmemprof.a
 RT_SO   = $(RT_DIR)/libmemprof.so
 
 .PHONY: all deps check-deps check check-asan check-real demo bench fuzz \
-        fuzz-deps install clean
+        fuzz-deps mutate install clean
 all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
@@ -108,6 +110,13 @@ check-asan:
 # the sources included, stays in build/real.
 check-real: deps all
 	@sh scripts/check-real.sh $(CURDIR)
+
+# Not part of check: a build and some tests per mutation, minutes.  Run
+# it before a release, and after adding a feature or a test.
+# MUTATIONS=FILE reads another list, MUTANTS="NAME..." makes only those.
+MUTATIONS ?= testsuite/mutations.txt
+mutate: check-deps
+	@sh scripts/mutate.sh $(MUTATIONS) $(MUTANTS)
 
 demo: deps all
 	@$(MAKE) --no-print-directory -C examples demo TOP=$(CURDIR)

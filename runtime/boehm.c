@@ -36,6 +36,29 @@ mp_gc_thread_setup (struct mp_thread *t)
 }
 
 void
+mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site, void *base,
+                  size_t n, size_t usable, enum mp_source source,
+                  const void *ra)
+{
+  struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
+  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  if (MP_UNLIKELY (base == NULL))
+    {
+      mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
+      return;
+    }
+  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
+  uint64_t words = mp_words (n);
+  int major = source == MP_SOURCE_UNCOLLECTABLE || words > MP_MAX_YOUNG_WOSIZE;
+  mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
+  if (MP_LIKELY (!major && words))
+    mp_young_log (t, base, words);
+  mp_guest_count (t, (int64_t) n, words, major);
+  mp_sample (t, words, base, source, ra, usable);
+}
+
+void
 mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
                    size_t n, enum mp_source source, const void *ra)
 {

@@ -43,27 +43,69 @@ mp_gc_source_of_kind (int kind)
 }
 
 /* Count BASE (NULL if the allocation failed), N bytes of SOURCE asked
-   at SITE by T, called from RA; Boehm gave USABLE bytes for it.  */
+   at SITE by T, called from RA; Boehm gave USABLE bytes for it.  The
+   general path: mp_count_gc tries the fast one first.  */
+void mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site,
+                       void *base, size_t n, size_t usable,
+                       enum mp_source source, const void *ra);
+
+/* The fast path of a young block, in the common case only: the site
+   and the guest procedure numbered, no user allocator under way, room
+   in the log, no sample due, bytesUsed far from a flush.  Return 0
+   with nothing done otherwise.  Each of those is tested before the
+   first store, so that the path makes no call: the functions it is
+   inlined into need not save registers for one.  */
+static inline __attribute__ ((always_inline)) int
+mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
+                     void *base, size_t n, size_t usable)
+{
+  uint64_t words = mp_words (n);
+  if (MP_UNLIKELY (base == NULL || words - 1 >= MP_MAX_YOUNG_WOSIZE
+                   || t->user_site != NULL))
+    return 0;
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  const struct mp_site *g = (const struct mp_site *) t->guest_site;
+  if (MP_UNLIKELY (id == 0 || (g != NULL && g->id == 0)))
+    return 0;
+  struct mp_young *y = &t->young;
+  size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
+  if (MP_UNLIKELY (k >= y->limit))
+    return 0;
+  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
+  int64_t d = mp_get_counter (&t->used_delta) + (int64_t) usable;
+  if (MP_UNLIKELY (left < 0 || d > MP_USED_FLUSH))
+    return 0;
+  struct mp_site_counts *c
+    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  mp_add (&c->c[SC_MINOR_WORDS], (int64_t) words);
+  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  __atomic_store_n (&e[k], mp_young_entry (base, words, epoch),
+                    __ATOMIC_RELAXED);
+  atomic_store_explicit (&y->count, k + 1, memory_order_release);
+  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  if (d > mp_get_counter (&t->used_peak))
+    atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+  if (usable != n)
+    mp_add (&t->bytes_slack, (int64_t) (usable - n));
+  if (g != NULL)
+    mp_guest_count (t, (int64_t) n, words, 0);
+  return 1;
+}
+
+/* Count BASE, as mp_count_gc_slow says, taking the fast path when it
+   can.  */
 static inline __attribute__ ((always_inline)) void
 mp_count_gc (struct mp_thread *t, const struct mp_site *site, void *base,
              size_t n, size_t usable, enum mp_source source, const void *ra)
 {
-  struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
-  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
-  if (MP_UNLIKELY (base == NULL))
-    {
-      mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
-      return;
-    }
-  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
-  mp_note_alloc (t, (int64_t) usable, (int64_t) (usable - n));
-  uint64_t words = mp_words (n);
-  int major = source == MP_SOURCE_UNCOLLECTABLE || words > MP_MAX_YOUNG_WOSIZE;
-  mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
-  if (MP_LIKELY (!major && words))
-    mp_young_log (t, base, words);
-  mp_guest_count (t, (int64_t) n, words, major);
-  mp_sample (t, words, base, source, ra, usable);
+  if (MP_LIKELY (source != MP_SOURCE_UNCOLLECTABLE
+                 && mp_count_young_fast (t, site, base, n, usable)))
+    return;
+  mp_count_gc_slow (t, site, base, n, usable, source, ra);
 }
 
 /* The same, out of line, with USABLE read from Boehm.  */

@@ -138,19 +138,36 @@ __mp_GC_generic_malloc_many (size_t n, int k, void **result,
    no measure: a refill may give objects of a larger size class; its
    usable size is taken to be the one asked for.  OFFSET or KIND all
    ones: the plugin could not tell, ask Boehm.  */
-MP_API void
-__mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
+static void __attribute__ ((noinline))
+carved (void *obj, size_t offset, int kind, const struct mp_site *s,
+        const void *ra)
 {
   struct mp_thread *t = mp_gc_self ();
   size_t granules = offset / sizeof (void *);
   size_t n = (granules ? granules : 1) * GC_GRANULE_BYTES, usable = n;
-  if (MP_UNLIKELY ((kind < 0 || offset == (size_t) -1) && obj != NULL))
+  if ((kind < 0 || offset == (size_t) -1) && obj != NULL)
     {
       kind = GC_get_kind_and_size (obj, &usable);
       n = offset == (size_t) -1 ? usable : n;
     }
-  mp_count_gc (t, s ? s : &mp_unknown_site, obj, n, usable,
-               mp_gc_source_of_kind (kind), MP_RA);
+  mp_count_gc_slow (t, s ? s : &mp_unknown_site, obj, n, usable,
+                    mp_gc_source_of_kind (kind), ra);
+}
+
+/* The common case first, with no call: a thread known to Boehm, a young
+   object of a kind and size the plugin could tell.  Every pop of a
+   VM's takes this path: it is the one to keep short.  */
+MP_API void
+__mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
+{
+  struct mp_thread *t = mp_self_tls;
+  size_t granules = offset / sizeof (void *);
+  size_t n = (granules ? granules : 1) * GC_GRANULE_BYTES;
+  if (MP_LIKELY (t != NULL && t->gc_registered != MP_GC_UNKNOWN
+                 && (unsigned) kind <= 1 && granules < GC_TINY_FREELISTS
+                 && s != NULL && mp_count_young_fast (t, s, obj, n, n)))
+    return;
+  carved (obj, offset, kind, s, MP_RA);
 }
 
 /* The refill of gc_inline.h's free list, which the plugin sends here

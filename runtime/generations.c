@@ -49,6 +49,7 @@
 #include <sys/mman.h>
 #include "internal.h"
 #include "generations.h"
+#include "marks.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -201,7 +202,7 @@ present (uint64_t v)
 static inline int
 marked (uint64_t v)
 {
-  return GC_is_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK));
+  return mp_marked ((void *) (uintptr_t) (v & MP_ADDR_MASK));
 }
 
 /* Whether live entry V, of a collection ending EPOCH, survived it.  */
@@ -386,6 +387,7 @@ setup (void)
      allocation.  */
   GC_allow_register_threads ();
   mp_hooks_install (0);
+  mp_marks_setup ();
   /* Boehm's initial heap was made by GC_init, before we could see it.  */
   mp_add (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());

@@ -95,9 +95,10 @@ mp_libc_setup (uint64_t seed)
 static inline uint64_t
 make_tag (const void *p, uint64_t low)
 {
-  /* Each multiply spreads every bit below it over the 40 kept ones.  */
-  uint64_t h = ((uintptr_t) p ^ tag_key) * UINT64_C (0x9e3779b97f4a7c15);
-  return ((h ^ low) * UINT64_C (0xbf58476d1ce4e5b9) & HASH_MASK) | low;
+  /* A multiply spreads every bit below it over the 40 kept ones: those
+     of LOW, and the address's, of which bits 4 and up vary.  */
+  uint64_t h = ((uintptr_t) p ^ tag_key ^ low) * UINT64_C (0x9e3779b97f4a7c15);
+  return (h & HASH_MASK) | low;
 }
 
 /* Tag P, a block of USABLE bytes holding a request of N; return the
@@ -155,13 +156,47 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
+/* The fast path of a block P of N bytes allocated at SITE, in the
+   common case only: P not NULL, a glibc chunk of its own, with a slack
+   the tag can hold, the site numbered, no user allocator under way, no
+   sample due, bytesUsed far from a flush.  Return 0 with nothing done
+   otherwise.  All of it is tested before the first store, so that the
+   path makes no call.  */
+static inline __attribute__ ((always_inline)) int
+alloc_fast (const struct mp_site *site, void *p, size_t n)
+{
+  struct mp_thread *t = mp_self_tls;
+  if (MP_UNLIKELY (t == NULL || p == NULL || !glibc_chunks
+                   || t->user_site != NULL))
+    return 0;
+  size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
+  uint64_t slack = usable - n;
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
+  int64_t d = mp_get_counter (&t->used_delta) + (int64_t) n;
+  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK || id == 0 || left < 0
+                   || d > MP_USED_FLUSH))
+    return 0;
+  uint64_t tag = make_tag (p, slack);
+  memcpy ((char *) p + usable, &tag, sizeof tag);
+  struct mp_site_counts *c
+    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+  mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  if (d > mp_get_counter (&t->used_peak))
+    atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+  mp_add (&t->bytes_slack, (int64_t) slack);
+  return 1;
+}
+
 /* Tag P (NULL if the allocation failed), a block of SOURCE asked for at
-   SITE, called from RA, and count it.  The thread's record is looked up
-   only now, after the allocation, so that the allocating call need not
-   keep it in a register.  */
-static inline __attribute__ ((always_inline)) void *
-count_alloc_as (const struct mp_site *site, void *p, size_t n,
-                enum mp_source source, const void *ra)
+   SITE, called from RA, and count it: the general path.  */
+static void *
+count_alloc_slow (const struct mp_site *site, void *p, size_t n,
+                  enum mp_source source, const void *ra)
 {
   struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
@@ -182,6 +217,16 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
         retag_block (p, n, (size_t) slack, 1);
     }
   return p;
+}
+
+/* Tag P and count it, taking the fast path when it can.  */
+static inline __attribute__ ((always_inline)) void *
+count_alloc_as (const struct mp_site *site, void *p, size_t n,
+                enum mp_source source, const void *ra)
+{
+  if (MP_LIKELY (alloc_fast (site, p, n)))
+    return p;
+  return count_alloc_slow (site, p, n, source, ra);
 }
 
 static inline __attribute__ ((always_inline)) void *
@@ -307,8 +352,43 @@ count_free (struct mp_thread *t, struct mp_site_counts *c, size_t n,
   mp_note_free (t, (int64_t) n, (int64_t) slack);
 }
 
-MP_API void
-__mp_free (void *p, const struct mp_site *site)
+/* The fast path of a free of P at SITE, in the common case only: P is
+   an untracked block of ours in a glibc chunk of its own, the site is
+   numbered, and bytesUsed is far from a flush.  Return 0 with nothing
+   done otherwise.  */
+static inline __attribute__ ((always_inline)) int
+free_fast (void *p, const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self_tls;
+  if (MP_UNLIKELY (t == NULL || p == NULL || !glibc_chunks))
+    return 0;
+  size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
+  if (MP_UNLIKELY ((h & 2) != 0 || (h & ~(size_t) 7) < 2 * sizeof (size_t)
+                   + TRAILER))
+    return 0;                   /* mmapped (or not glibc's): read no tag */
+  uint64_t tag;
+  memcpy (&tag, (char *) p + usable, sizeof tag);
+  uint64_t slack = tag & SLACK_MASK;
+  size_t n = usable - slack;
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  int64_t d = mp_get_counter (&t->used_delta) - (int64_t) n;
+  if (MP_UNLIKELY ((tag & TRACKED) != 0 || slack > usable
+                   || tag != make_tag (p, slack) || id == 0
+                   || d < -MP_USED_FLUSH))
+    return 0;
+  memset ((char *) p + usable, 0, sizeof tag);
+  struct mp_site_counts *c
+    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
+  mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) n);
+  atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+  mp_add (&t->bytes_slack, -(int64_t) slack);
+  return 1;
+}
+
+static void __attribute__ ((noinline))
+free_slow (void *p, const struct mp_site *site)
 {
   struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, site);
@@ -323,6 +403,15 @@ __mp_free (void *p, const struct mp_site *site)
   else
     mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);
   free (p);
+}
+
+MP_API void
+__mp_free (void *p, const struct mp_site *site)
+{
+  if (MP_LIKELY (free_fast (p, site)))
+    free (p);
+  else
+    free_slow (p, site);
 }
 
 /* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,

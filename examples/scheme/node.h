@@ -72,7 +72,7 @@ struct origin
   const char *name, *file;
   int line;
   const struct mp_vm_site *site;
-  const struct origin *older;   /* the one made before: see profile.c */
+  const struct origin *next;    /* profile.c keeps them all on a list */
 };
 extern const struct mp_vm_site **vm_running;
 void profile_init (void);

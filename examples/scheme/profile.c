@@ -57,11 +57,9 @@ profile_init (void)
 }
 
 /* The origins live as long as the process, as memprof's sites do: they
-   are never freed.  NAME is a symbol's, FILE the command line's or a
+   are never freed, and kept on a list, where a leak checker sees them.  NAME is a symbol's, FILE the command line's or a
    string constant: both live as long too.  Without memprof, one origin
-   does for all.  Each is one of the VM's allocations.  They are chained
-   from `origins', since the nodes that point to them are on Boehm's
-   heap, which LeakSanitizer does not look through.  */
+   does for all.  Each is one of the VM's allocations.  */
 static const struct origin *origins;
 
 const struct origin *
@@ -76,7 +74,7 @@ profile_origin (const char *name, const char *file, int line)
   o->file = file;
   o->line = line;
   o->site = mp_vm_site (o->name, file, (unsigned) line, MP_VM_PROCEDURE);
-  o->older = origins;
+  o->next = origins;
   origins = o;
   return o;
 }

@@ -1,20 +1,22 @@
 #!/bin/sh
-# html-check.sh FILE.html SCREENSHOT.png -- check an HTML report in headless Chromium.
+# html-check.sh FILE.html SCREENSHOT.png [DOM] -- check an HTML report in
+# headless Chromium.
 #
 # Step 1 loads FILE.html#selftest with --dump-dom and reads the line the
-# page's self-test writes into <pre id="memprof-selftest">.  Step 2 takes a
+# page's self-test writes into <pre id="memprof-selftest">; the dumped DOM
+# (the page as rendered, after the self-test's click, without its JSON)
+# is kept in DOM if given.  Step 2 takes a
 # screenshot of FILE.html (1280x2000).  On success prints one line,
 #     selftest: pass ... screenshot=<bytes>
 # and exits 0; otherwise prints one `html-check: ...' line, shows the tail
 # of Chromium's log on stderr and exits 1.  Exits 77 (UNSUPPORTED) when
-# there is no Chromium.  CHROMIUM may name another binary; HTML_CHECK_DOM
-# a file to keep the rendered page in (step 1's DOM).  No network.
+# there is no Chromium.  CHROMIUM may name another binary.  No network.
 
-if [ $# -ne 2 ]; then
-    echo "html-check: usage: html-check.sh FILE.html SCREENSHOT.png"
+if [ $# -ne 2 ] && [ $# -ne 3 ]; then
+    echo "html-check: usage: html-check.sh FILE.html SCREENSHOT.png [DOM]"
     exit 1
 fi
-file=$1 shot=$2
+file=$1 shot=$2 dom=${3:-}
 
 chromium=${CHROMIUM:-/usr/bin/chromium}
 if [ ! -x "$chromium" ]; then
@@ -79,7 +81,9 @@ run dom --dump-dom "$url#selftest" >"$tmp/dom.html"
 rc=$?
 [ $rc -eq 124 ] && fail "chromium timed out (60 s) dumping the DOM of $file"
 [ $rc -ne 0 ] && fail "chromium exited with status $rc dumping the DOM of $file"
-[ -z "${HTML_CHECK_DOM:-}" ] || cp "$tmp/dom.html" "$HTML_CHECK_DOM"
+if [ -n "$dom" ] && ! cp "$tmp/dom.html" "$dom"; then
+    fail "cannot write the DOM to $dom"
+fi
 # The page writes the line as the only text of the element; the dump
 # escapes &, <, > (and quotes), which we undo, &amp; last.
 line=$(sed -n 's/.*<pre id="memprof-selftest"[^>]*>\(selftest: [^<]*\)<\/pre>.*/\1/p' "$tmp/dom.html" |

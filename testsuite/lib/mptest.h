@@ -163,6 +163,15 @@ mpt_check_site (const char *file, unsigned line, const char *callee,
     return fn (a, 0);                                                   \
   }
 
+/* promoted_words now.  */
+static __attribute__ ((unused)) double
+mpt_promoted_words (void)
+{
+  double p;
+  mp_counters (NULL, &p, NULL);
+  return p;
+}
+
 /* Start sampling at RATE with tracker TR; CHECK that it started.  */
 static __attribute__ ((unused)) void
 mpt_start (double rate, struct mp_tracker tr)

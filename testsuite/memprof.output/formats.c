@@ -74,6 +74,8 @@ main (void)
 /* { dg-final { scan-file out.json "^\{\"function\":\"make_pair\",\"samples\":2000,\"exclusive\":\{\"allocated\":16000,\"count\":1000,\"overhead\":16000,\"copied\":32000,\"copies\":\\\[16000,16000,0,0\\\],\"live\":16000,\"kinds\":\{\"normal\":\{\"allocated\":\{\"count\":1000,\"data\":16000,\"overhead\":16000\},\"copies\":\\\[\{\"count\":1000,\"data\":16000,\"overhead\":16000\},\{\"count\":1000," } } */
 /* { dg-final { scan-file out.json "^,\{\"function\":\"strs\",\"samples\":650,\"exclusive\":\{\"allocated\":5200,\"count\":50,\"overhead\":400,\"copied\":0,\"copies\":\\\[0,0,0,0\\\],\"live\":0,\"kinds\":\{\"malloc\":" { target { ! asan } } } } */
 /* { dg-final { scan-file out.json "^\{\"frames\":\\\[\[0-9,\]+\\\],\"kind\":\"normal\",\"samples\":2000,\"allocated\":16000,\"allocated_count\":1000,\"live\":16000,\"live_count\":1000,\"promoted\":16000\}" } } */
+/* The malloc blocks, all freed: none live, whatever was allocated.  */
+/* { dg-final { scan-file out.json "^,\{\"frames\":\\\[\[0-9,\]+\\\],\"kind\":\"malloc\",\"samples\":650,\"allocated\":5200,\"allocated_count\":50,\"live\":0,\"live_count\":0,\"promoted\":0\}" } } */
 /* { dg-final { scan-file out.json "^,?\{\"function\":\"make_pair\",\"file\":\"\[^\"\]*formats.c\",\"line\":18,\"inlined\":true\}$" } } */
 /* { dg-final { scan-file out.json "^,?\{\"t\":\[0-9.e-\]+,\"heap_words\":\[1-9\]\[0-9\]*,\"live_words\":\[1-9\]\[0-9\]*,\"minor_collections\":2,\"major_collections\":2\}(\\\]\})?$" } } */
 /* pprof, read by go tool pprof: exact values, and make_pair as an
@@ -84,5 +86,7 @@ main (void)
 /* { dg-final { scan-pprof out.pb.gz "-raw" "^PeriodType: space bytes\nPeriod: 8$" } } */
 /* { dg-final { scan-pprof out.pb.gz "-sample_index=alloc_space -unit=B -top" "of 21200B total" } } */
 /* { dg-final { scan-pprof out.pb.gz "-sample_index=inuse_objects -top" "of 1000 total" } } */
-/* HTML: renders, and its flame graph zooms on a click.  */
+/* HTML: renders, its flame graph zooms on a click, and it shows the
+   numbers of the JSON.  */
 /* { dg-final { scan-html out.html "^selftest: pass zoomed=\[^ \]+ boxes=\[1-9\]\[0-9\]* functions=\[1-9\]\[0-9\]* sites=3 screenshot=\[1-9\]\[0-9\]*$" } } */
+/* { dg-final { scan-html-json out.html out.json } } */

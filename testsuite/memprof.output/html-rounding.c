@@ -35,3 +35,4 @@ main (void)
 /* { dg-output "^ok\n$" } */
 /* { dg-final { scan-file out.json "\"allocated\":\[0-9\]+\\.\[0-9\]+," } } */
 /* { dg-final { scan-html-dom-not out.html "class=\"n\">-?\[0-9,\]*\\.\[0-9\]|\[0-9\]\\.\[0-9\]+ bytes" } } */
+/* { dg-final { scan-html-json out.html out.json } } */

@@ -17,6 +17,7 @@
 
 void *volatile sink;
 static atomic_int stop;
+static atomic_long allocated;	/* by the threads, to pace the switches */
 
 static size_t
 too_many (uintptr_t *frames, size_t max, void *data)
@@ -63,7 +64,10 @@ allocate (void *arg)
 {
   (void) arg;
   while (!atomic_load (&stop))
-    sink = GC_MALLOC (64);
+    {
+      sink = GC_MALLOC (64);
+      atomic_fetch_add (&allocated, 1);
+    }
   return NULL;
 }
 
@@ -86,10 +90,16 @@ main (void)
   pthread_t th[2];
   for (int i = 0; i < 2; i++)
     CHECK_EQ (pthread_create (&th[i], NULL, allocate, NULL), 0);
+  /* Each provider stays until the threads have allocated 100 blocks
+     under it (16 samples expected), however busy the machine: the good
+     provider's frames cannot be missed by a scheduler that ran no
+     thread in its window.  */
   for (int i = 0; i < 200; i++)
     {
       CHECK_EQ (mp_set_frame_provider (i % 2 ? &good : &p), 0);
-      sched_yield ();
+      long start = atomic_load (&allocated);
+      while (atomic_load (&allocated) - start < 100)
+	sched_yield ();
     }
   CHECK_EQ (mp_set_frame_provider (NULL), 0);
   memset (name, 'x', strlen (name));	/* gone for the report */

@@ -1,0 +1,62 @@
+/* marks.h -- Boehm's mark bits, read without a call (marks.c).
+
+   The promotion check (generations.c) asks, at the end of each
+   collection's marking, whether each young block was marked.  Boehm's
+   public answer, GC_is_marked, is a call and a two-level search of the
+   block's header, per block; reading the same byte inline needs Boehm's
+   private layout.  marks.c knows the layout of the Boehm it was checked
+   against, and proves it on the running one before trusting it: until
+   then, and for ever if the proof fails, GC_is_marked answers.  */
+
+#ifndef MEMPROF_MARKS_H
+#define MEMPROF_MARKS_H
+
+#include <stdint.h>
+#include "internal.h"
+
+/* The layout of Boehm's headers it knows (gc_hdrs.h, gc_priv.h) --
+   Boehm 8.2 on x86-64, built with threads and parallel marking, as
+   Debian's libgc is: a bottom index's key and hash link, a header's
+   mark bytes (one per granule), in bytes; the sizes of blocks, of a
+   bottom index and of the top index, in log2.  */
+#define MP_MARKS_BI_KEY 0x2010
+#define MP_MARKS_BI_LINK 0x2018
+#define MP_MARKS_HDR_MARKS 0x40
+#define MP_MARKS_LOG_HBLK 12
+#define MP_MARKS_LOG_BOTTOM 10
+#define MP_MARKS_LOG_TOP 11
+
+/* GC_top_index, once the layout is proven; NULL until then, and for
+   ever if the proof failed.  Set once, under the GC lock.  */
+extern const char *const *mp_marks_top_index;
+
+int mp_marked_slow (void *p);
+/* Whether the running Boehm may have the layout, found once as Boehm
+   starts, outside any collection.  */
+void mp_marks_setup (void);
+
+/* Whether P, the start of a small object on Boehm's heap, was marked by
+   the collection that just ended marking.  Under the GC lock.  */
+static inline int
+mp_marked (void *p)
+{
+  const char *const *top = mp_marks_top_index;
+  if (MP_UNLIKELY (top == NULL))
+    return mp_marked_slow (p);
+  uintptr_t a = (uintptr_t) p;
+  uintptr_t hi = a >> (MP_MARKS_LOG_HBLK + MP_MARKS_LOG_BOTTOM);
+  const char *bi = top[hi & (((uintptr_t) 1 << MP_MARKS_LOG_TOP) - 1)];
+  while (MP_UNLIKELY (*(const uintptr_t *) (bi + MP_MARKS_BI_KEY) != hi))
+    {
+      bi = *(const char *const *) (bi + MP_MARKS_BI_LINK);
+      if (bi == NULL)
+        return mp_marked_slow (p);
+    }
+  uintptr_t block = a >> MP_MARKS_LOG_HBLK;
+  const char *hdr = ((const char *const *) bi)
+                    [block & (((uintptr_t) 1 << MP_MARKS_LOG_BOTTOM) - 1)];
+  uintptr_t granule = (a & (((uintptr_t) 1 << MP_MARKS_LOG_HBLK) - 1)) >> 4;
+  return hdr[MP_MARKS_HDR_MARKS + granule] != 0;
+}
+
+#endif
