@@ -15,11 +15,19 @@
 #   make mutate     put each small bug of testsuite/mutations.txt into a
 #                   copy of the tree: the tests it names must catch it
 #   make install    PREFIX=/usr/local DESTDIR=
+#
+# `make' also makes the compiler wrappers memprof-gcc and memprof-g++ in
+# build/bin, which use this tree's plugin and runtime; `make install'
+# installs a pair that uses the installed ones.
 
-CC       ?= gcc
+# make's own default CC is cc, which need not be GCC.
+ifeq ($(origin CC),default)
+CC        = gcc
+endif
 CXX      ?= g++
 PREFIX   ?= /usr/local
 DESTDIR  ?=
+BINDIR   ?= $(PREFIX)/bin
 LIBDIR   ?= $(PREFIX)/lib
 INCDIR   ?= $(PREFIX)/include
 
@@ -33,6 +41,20 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
 LIBS_RT     = -lgc -lpthread -ldl -lm
+# A -static link of the runtime needs its libraries' own, too, and
+# libdw and zlib, which it cannot open with dlopen: libmemprof-static.a
+# has them linked in (runtime/static/linked.c).
+LIBS_STATIC = $(or $(strip $(shell pkg-config --static --libs libdw bdw-gc zlib 2>/dev/null)),\
+                   $(LIBS_RT) -ldw -lelf -lz) -lpthread -ldl -lm
+
+# The drivers memprof-gcc and memprof-g++ run, by their path now, and
+# the version line of `gcc -v' that they check them against: the GCC
+# the plugin is built for.
+WRAP_CC     ?= $(shell command -v $(CC))
+WRAP_CXX    ?= $(shell command -v $(CXX))
+WRAP_gcc     = $(WRAP_CC)
+WRAP_g++     = $(WRAP_CXX)
+GCC_VERSION  = $(strip $(shell LC_ALL=C $(CC) -v 2>&1 | sed -n 's/^gcc version //p'))
 
 # SANITIZE=1 (what `make check-asan' sets) builds the runtime with these
 # flags into runtime/asan/, so that it never mixes with the plain build's
@@ -53,12 +75,16 @@ RT_OBJ  = $(RT_SRC:runtime/%.c=$(RT_DIR)/%.o)
 PL_SRC  = $(wildcard plugin/*.cc)
 
 PLUGIN  = plugin/memprof.so
+PLUGIN_INST = $(LIBDIR)/memprof/memprof.so
 RT_A    = $(RT_DIR)/libmemprof.a
 RT_SO   = $(RT_DIR)/libmemprof.so
+RT_STATIC_A = $(RT_DIR)/libmemprof-static.a
 
 .PHONY: all deps check-deps check check-asan check-real demo bench fuzz \
         fuzz-deps mutate install clean
-all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc
+WRAPPERS = build/bin/memprof-gcc build/bin/memprof-g++
+
+all: $(PLUGIN) $(RT_A) $(RT_SO) $(RT_STATIC_A) memprof.pc $(WRAPPERS)
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
@@ -66,6 +92,10 @@ $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h
 $(RT_DIR)/%.o: runtime/%.c runtime/*.h
 	@mkdir -p $(RT_DIR)
 	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@ $<
+
+# C++'s operator new may throw through cxx.c's frames: its cleanups
+# must run then.
+$(RT_DIR)/cxx.o: CFLAGS_RT += -fexceptions
 
 # The HTML report's template, carried in the runtime as a string; its
 # JSON marker must be there exactly once.
@@ -79,12 +109,41 @@ $(RT_DIR)/html.o: runtime/html-template.h
 $(RT_A): $(RT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
+$(RT_STATIC_A): runtime/static/linked.c runtime/dynlibs.h
+	@mkdir -p $(RT_DIR)
+	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $(RT_DIR)/static-linked.o $<
+	rm -f $@ && ar rcs $@ $(RT_DIR)/static-linked.o
+
 $(RT_SO): $(RT_OBJ)
 	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LIBS_RT)
 
+# memprof.pc, for PREFIX; `make install' writes it again, for its own.
+pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	 -e 's|@INCDIR@|$(INCDIR)|' -e 's|@PLUGIN@|$(PLUGIN_INST)|' \
+	 memprof.pc.in > $(1)
+
 memprof.pc: memprof.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCDIR@|$(INCDIR)|' -e 's|@PLUGIN@|$(LIBDIR)/memprof/memprof.so|' $< > $@
+	$(call pc,$@)
+
+# $(call wrapper,FILE,PLUGIN,RUNTIME-DIR,HEADER-DIR): the wrapper FILE,
+# memprof-gcc or memprof-g++, from scripts/memprof-cc.in.
+wrapper = sed -e 's|@NAME@|$(notdir $(1))|g' \
+	      -e 's|@DRIVER@|$(WRAP_$(subst memprof-,,$(notdir $(1))))|g' \
+	      -e 's|@GCC_VERSION@|$(GCC_VERSION)|g' -e 's|@PLUGIN@|$(2)|g' \
+	      -e 's|@LIBDIR@|$(3)|g' -e 's|@INCDIR@|$(4)|g' \
+	      -e 's|@LIBS@|$(LIBS_RT)|g' -e 's|@LIBS_STATIC@|$(LIBS_STATIC)|g' \
+	      scripts/memprof-cc.in > $(1).tmp && \
+	  chmod 755 $(1).tmp && mv $(1).tmp $(1)
+
+# The build tree's: memprof.h alone in its directory, so that the
+# runtime's own headers hide none of a program's.
+build/include/memprof.h: runtime/memprof.h
+	@mkdir -p build/include
+	cp $< $@
+
+build/bin/memprof-%: scripts/memprof-cc.in Makefile build/include/memprof.h
+	@mkdir -p build/bin
+	$(call wrapper,$@,$(CURDIR)/$(PLUGIN),$(CURDIR)/runtime,$(CURDIR)/build/include)
 
 deps:
 	@sh scripts/deps.sh
@@ -139,8 +198,8 @@ FUZZ_DIR     = fuzz/build
 FUZZERS     ?= config path symbols
 FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_RT_config  = runtime/config.c runtime/fields.c
-FUZZ_RT_path    = runtime/config.c runtime/fields.c
+FUZZ_RT_config  = runtime/config.c runtime/fields.c runtime/alloc.c
+FUZZ_RT_path    = runtime/config.c runtime/fields.c runtime/alloc.c
 FUZZ_RT_symbols = runtime/frames.c runtime/lines.c runtime/dynlibs.c \
                   runtime/index.c
 FUZZ_LIBS_symbols = -ldw -lelf -ldl
@@ -165,18 +224,23 @@ fuzz: fuzz-deps
 	  $(if $(filter symbols,$(FUZZERS)),$(FUZZ_DIR)/seeds/symbols)
 	@sh scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZERS)
 
+# The installed wrappers and memprof.pc name the installed files, under
+# PREFIX, not DESTDIR.
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/memprof $(DESTDIR)$(INCDIR) \
-	           $(DESTDIR)$(LIBDIR)/pkgconfig
-	install -m 644 $(RT_A) $(DESTDIR)$(LIBDIR)/
+	           $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
+	install -m 644 $(RT_A) $(RT_STATIC_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(RT_SO) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(PLUGIN) $(DESTDIR)$(LIBDIR)/memprof/
 	install -m 644 runtime/memprof.h $(DESTDIR)$(INCDIR)/
-	install -m 644 memprof.pc $(DESTDIR)$(LIBDIR)/pkgconfig/
+	$(call pc,$(DESTDIR)$(LIBDIR)/pkgconfig/memprof.pc)
+	$(foreach w,memprof-gcc memprof-g++,\
+	  $(call wrapper,$(DESTDIR)$(BINDIR)/$(w),$(PLUGIN_INST),$(LIBDIR),$(INCDIR)) &&) true
 
 clean:
 	rm -f $(PLUGIN) runtime/*.o runtime/libmemprof.a runtime/libmemprof.so \
+	      runtime/libmemprof-static.a \
 	      memprof.pc runtime/html-template.h
-	rm -rf runtime/asan testsuite/*.log testsuite/*.sum testsuite/tmp bench/out \
-	       $(FUZZ_DIR)
+	rm -rf runtime/asan build/bin build/include testsuite/*.log \
+	       testsuite/*.sum testsuite/tmp bench/out $(FUZZ_DIR)
 	-$(MAKE) --no-print-directory -C examples clean TOP=$(CURDIR)

@@ -40,8 +40,12 @@ cd "$TOP"                       # sources and arguments are relative to it
 # sampling targets are set for.  bt-gc-incr shows what Boehm's incremental
 # marking costs under memprof: the measurement behind its default (off).
 # scheme is the Scheme VM of examples/scheme running binary-trees.scm.
+# bt-lib is bt-malloc built without the plugin, the runtime linked by
+# hand: every allocation comes from code memprof did not rewrite, and is
+# counted by interposition.
 SCM=examples/scheme
 WORKLOADS="bt-malloc:bench/bt-malloc.c::18: bt-malloc-s0:bench/bt-malloc.c::18:,sampling_rate=0
+bt-lib:bench/bt-malloc.c::18:
 bt-malloc-s3:bench/bt-malloc.c::18:,sampling_rate=1e-3 bt-gc:bench/bt-gc.c:-lgc:17:
 bt-gc-s0:bench/bt-gc.c:-lgc:17:,sampling_rate=0 bt-gc-s3:bench/bt-gc.c:-lgc:17:,sampling_rate=1e-3
 bt-gc-incr:bench/bt-gc.c:-lgc:17:,incremental=1
@@ -105,8 +109,12 @@ EOF2
     # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 -I"$TOP/runtime" -o "$OUT/$name.plain" $src $libs ||
         die "cannot build $name (plain)"
+    case $name in
+        bt-lib) plugin= ;;
+        *) plugin=-fplugin=$TOP/plugin/memprof.so ;;
+    esac
     # shellcheck disable=SC2086
-    "$CC" -std=c11 -O2 -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
+    "$CC" -std=c11 -O2 $plugin -I"$TOP/runtime" \
         -o "$OUT/$name.memprof" $src \
         "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl -lm ||
         die "cannot build $name (memprof)"

@@ -20,14 +20,18 @@
 /* The runtime prototypes, spelled with S = size_t, P = void *,
    C = const char *, I = int, U = unsigned int (an enum), Q = void **,
    X = char *, F = a pointer to a function of the type the original's
-   declaration says (Boehm's callbacks); the first letter is the return
-   type.  Every runtime function also takes the site pointer last, which
-   is not spelled here.  */
+   declaration says (Boehm's callbacks), G = a pointer to such a pointer,
+   R = any pointer or reference (C++'s const std::nothrow_t &); the first
+   letter is the return type.  C++'s std::align_val_t is an enum of
+   size_t's precision: S.  Every runtime function also takes the site
+   pointer last, which is not spelled here.  */
 enum mp_sig
 {
   SIG_P_S, SIG_P_SS, SIG_P_PS, SIG_P_PSS, SIG_V_P, SIG_X_C, SIG_X_CS,
   SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI, SIG_S_P,
   SIG_P_SI, SIG_P_SSS, SIG_V_SIQ, SIG_V_PSU, SIG_V_F, SIG_F_,
+  SIG_P_SR, SIG_P_SSR, SIG_V_PS, SIG_V_PSS, SIG_V_PR, SIG_V_PSR,
+  SIG_V_PFPGQ,
   SIG_COUNT
 };
 
@@ -35,7 +39,9 @@ static const char *const mp_sig_spelling[SIG_COUNT] =
 {
   "PS", "PSS", "PPS", "PPSS", "VP", "XC", "XCS",
   "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI", "SP",
-  "PSI", "PSSS", "VSIQ", "VPSU", "VF", "F"
+  "PSI", "PSSS", "VSIQ", "VPSU", "VF", "F",
+  "PSR", "PSSR", "VPS", "VPSS", "VPR", "VPSR",
+  "VPFPGQ"
 };
 
 /* glibc declares its functions nothrow (__THROW); gc.h does not, and
@@ -46,6 +52,8 @@ static const char *const mp_sig_spelling[SIG_COUNT] =
   { NAME, CODE, SIG, KIND, FRESH, true, true }
 #define GC(NAME, SIG, KIND, FRESH) \
   { NAME, END_BUILTINS, SIG, KIND, FRESH, false, true }
+#define CXX(NAME, SIG, KIND, FRESH, NOTHROW) \
+  { NAME, END_BUILTINS, SIG, KIND, FRESH, NOTHROW, true }
 #define HOOK(NAME, SIG) \
   { NAME, END_BUILTINS, SIG, MP_KIND_COUNT, false, false, false }
 
@@ -134,6 +142,43 @@ static const struct mp_callee mp_callees[] =
   HOOK ("GC_get_start_callback", SIG_F_),
   HOOK ("GC_set_on_heap_resize", SIG_V_F),
   HOOK ("GC_get_on_heap_resize", SIG_F_),
+  /* Boehm's finalisers: the runtime keeps the kind the program asked
+     for when mp_finalise shares the object (finalise.c).  */
+  HOOK ("GC_register_finalizer", SIG_V_PFPGQ),
+  HOOK ("GC_register_finalizer_ignore_self", SIG_V_PFPGQ),
+  HOOK ("GC_register_finalizer_no_order", SIG_V_PFPGQ),
+  HOOK ("GC_register_finalizer_unreachable", SIG_V_PFPGQ),
+
+  /* C++'s replaceable allocation functions, by their mangled names
+     (size_t is `m').  The plain and aligned new throw std::bad_alloc;
+     the nothrow forms and every delete are noexcept.  */
+  CXX ("_Znwm", SIG_P_S, MP_KIND_CXX_NEW, true, false),
+  CXX ("_Znam", SIG_P_S, MP_KIND_CXX_NEW_ARRAY, true, false),
+  CXX ("_ZnwmRKSt9nothrow_t", SIG_P_SR, MP_KIND_CXX_NEW, true, true),
+  CXX ("_ZnamRKSt9nothrow_t", SIG_P_SR, MP_KIND_CXX_NEW_ARRAY, true, true),
+  CXX ("_ZnwmSt11align_val_t", SIG_P_SS, MP_KIND_CXX_NEW, true, false),
+  CXX ("_ZnamSt11align_val_t", SIG_P_SS, MP_KIND_CXX_NEW_ARRAY, true, false),
+  CXX ("_ZnwmSt11align_val_tRKSt9nothrow_t", SIG_P_SSR, MP_KIND_CXX_NEW,
+       true, true),
+  CXX ("_ZnamSt11align_val_tRKSt9nothrow_t", SIG_P_SSR,
+       MP_KIND_CXX_NEW_ARRAY, true, true),
+  CXX ("_ZdlPv", SIG_V_P, MP_KIND_CXX_DELETE, false, true),
+  CXX ("_ZdaPv", SIG_V_P, MP_KIND_CXX_DELETE_ARRAY, false, true),
+  CXX ("_ZdlPvm", SIG_V_PS, MP_KIND_CXX_DELETE, false, true),
+  CXX ("_ZdaPvm", SIG_V_PS, MP_KIND_CXX_DELETE_ARRAY, false, true),
+  CXX ("_ZdlPvSt11align_val_t", SIG_V_PS, MP_KIND_CXX_DELETE, false, true),
+  CXX ("_ZdaPvSt11align_val_t", SIG_V_PS, MP_KIND_CXX_DELETE_ARRAY, false,
+       true),
+  CXX ("_ZdlPvmSt11align_val_t", SIG_V_PSS, MP_KIND_CXX_DELETE, false, true),
+  CXX ("_ZdaPvmSt11align_val_t", SIG_V_PSS, MP_KIND_CXX_DELETE_ARRAY, false,
+       true),
+  CXX ("_ZdlPvRKSt9nothrow_t", SIG_V_PR, MP_KIND_CXX_DELETE, false, true),
+  CXX ("_ZdaPvRKSt9nothrow_t", SIG_V_PR, MP_KIND_CXX_DELETE_ARRAY, false,
+       true),
+  CXX ("_ZdlPvSt11align_val_tRKSt9nothrow_t", SIG_V_PSR, MP_KIND_CXX_DELETE,
+       false, true),
+  CXX ("_ZdaPvSt11align_val_tRKSt9nothrow_t", SIG_V_PSR,
+       MP_KIND_CXX_DELETE_ARRAY, false, true),
 
   /* memprof.h's own: a VM reports what it allocated where the plugin
      cannot see it.  */
@@ -160,6 +205,7 @@ mp_letter_type (char c)
     case 'Q': return build_pointer_type (ptr_type_node);
     case 'X': return build_pointer_type (char_type_node);
     case 'V': return void_type_node;
+    case 'R': return const_ptr_type_node;
     default: gcc_unreachable ();
     }
 }
@@ -184,6 +230,10 @@ mp_fits (char letter, tree type)
   if (letter == 'F')
     return POINTER_TYPE_P (type)
            && TREE_CODE (TREE_TYPE (type)) == FUNCTION_TYPE;
+  if (letter == 'R')
+    return POINTER_TYPE_P (type);
+  if (letter == 'G')
+    return POINTER_TYPE_P (type) && mp_fits ('F', TREE_TYPE (type));
   return useless_type_conversion_p (mp_letter_type (letter), type);
 }
 

@@ -316,6 +316,17 @@ mp_bracket_body (function *fun, const struct mp_user_allocator *user)
     }
 }
 
+/* Whether FNDECL, a function this unit defines, is the program's own
+   version of a function whose calls the plugin rewrites: its malloc,
+   its operator new (a public function of one of their names; a class's
+   operator new is mangled otherwise).  */
+static bool
+mp_replaced_callee_p (tree fndecl)
+{
+  return TREE_PUBLIC (fndecl)
+         && mp_find_callee_name (mp_decl_name (fndecl)) != NULL;
+}
+
 static unsigned int
 mp_early_execute (function *fun)
 {
@@ -323,6 +334,14 @@ mp_early_execute (function *fun)
 
   if (mp_runtime_function_p (fun->decl))
     return 0;
+  /* A call of the program's own malloc or operator new becomes the
+     runtime's entry, which calls it (operator new bracketed as a user
+     allocator, counted as failed if it throws): so it is kept a call,
+     out of line, as it is in another unit.  DECL_UNINLINABLE, set
+     before the inliners run (einline follows this pass), is what they
+     check first.  */
+  if (mp_replaced_callee_p (fun->decl))
+    DECL_UNINLINABLE (fun->decl) = 1;
   mp_mark_pops (fun);
   if ((user = mp_find_user_allocator (fun->decl)) != NULL)
     {

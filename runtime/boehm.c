@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <string.h>
 #include "boehm.h"
+#include "libc.h"
 #include "entry.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -330,7 +332,7 @@ count_user_result (struct mp_thread *t, const struct mp_site *site, void *p,
     }
   if (base == NULL)
     {
-      mp_count_malloc_note (t, site, p);
+      mp_count_malloc_note (t, site, p, 0);
       return;
     }
   size_t size;

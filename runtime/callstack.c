@@ -22,23 +22,49 @@
    apart at capture, without symbols, by where they are: at the outer
    end of a stack captured whole, the entry point's code, then the
    frames in objects other than the executable and the one that holds
-   the allocating call.  Frames of libc further in, such as qsort's
-   below a comparison function that allocates, stay.  MEMPROF's
+   the allocating call, unless that one is libc, whose own allocations
+   (stdio's buffers, caught by interpose.c) start up the same way.
+   Frames of libc further in, such as qsort's below a comparison
+   function that allocates, stay.  MEMPROF's
    past_main keeps them all.  Then the depth applies, and a stack that
    has more frames is cut and marked (callstack.h).
 
-   libunwind takes a lock of its own while it reads call frame
-   information, and a child forked meanwhile would find it held forever,
-   with its signals blocked; so would one forked while the first capture
-   loads libunwind, holding the dynamic loader's lock.  So a fork waits
-   for the captures under way (mp_callstack_fork), and a capture
-   starting meanwhile gives the allocating call's position alone, which
-   is rare enough.  The wait is bounded: a capture may be interrupted by
-   a signal handler that allocates, and that waits for the fork to
-   release the runtime's locks.  */
+   libunwind's locks and fork.  A child forked while another thread holds
+   one of libunwind's locks finds it held forever, with its signals
+   blocked.  libunwind takes them in two places:
+   - in a capture, while it reads call frame information or makes the
+     thread's cache of frames, and, through the dynamic loader's lock,
+     while the first capture loads libunwind.  A fork waits for the
+     captures under way (mp_callstack_fork), and a capture starting
+     meanwhile gives the allocating call's position alone, which is
+     rare enough;
+   - when a thread that has captured exits.  unw_backtrace keeps a cache
+     of frames per thread, which a thread-specific data destructor of
+     libunwind's gives back to its pool of caches, under the pool's lock
+     (libunwind 1.6: src/x86_64/Gtrace.c, trace_cache_free;
+     src/mi/mempool.c).  A child
+     forked meanwhile waits for that lock at its first capture in a
+     thread without a cache, or at the exit of a thread with one.  That
+     destructor puts itself off to its last round (glibc runs
+     PTHREAD_DESTRUCTOR_ITERATIONS, 4), so that other destructors may
+     still capture.  So a thread that has captured holds an exit slot
+     from the second round of its destructors until it is gone, and a
+     fork takes every slot, which waits for the exits under way.  Not
+     from the first round: the runtime's own exit (thread.c) and the
+     program's destructors run in it, and may wait for a lock that the
+     fork holds (Boehm's, to unregister the thread); later rounds run
+     only the destructors that set their value again, like libunwind's.
+     A slot is a robust mutex: once its thread is gone, after everything
+     it ran, the kernel hands it to the next locker (EOWNERDEAD).
+
+   Both waits are bounded: a capture may be interrupted by a signal
+   handler that allocates, and waits for the fork to release the
+   runtime's locks; a destructor of the program's may do the same in an
+   exiting thread.  */
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <link.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -46,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <time.h>
 #include "callstack.h"
 #include "config.h"
 #include "guest.h"
@@ -55,19 +82,121 @@
 typedef int (*backtrace_fn) (void **, int);
 
 /* Set once by find_unwinder, read-only after: the unwinder, the entry
-   point (_start), and the object (its link map) of the executable.  */
+   point (_start), and the objects (see object_of) of the executable and
+   of libc (0 if not found).  */
 static backtrace_fn unwinder;
-static uintptr_t entry, executable;
+static uintptr_t entry, executable, libc;
 static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
 
 static uintptr_t object_of (uintptr_t addr);
+
+/* How long a fork waits for libunwind's locks, in seconds.  */
+#define FORK_WAIT 1
+
+/* ---- exit slots ------------------------------------------------------- */
+
+/* Room for the threads in the last rounds of their exit at once; more
+   wait for a slot (hold_exit_slot).  */
+#define EXIT_SLOTS 64
+
+/* Robust error-checking mutexes, each free, or held by an exiting
+   thread that has captured, or by the fork under way.  Made once
+   libunwind is loaded (find_unwinder sets slots_made after), made again
+   in a child.  */
+static pthread_mutex_t exit_slots[EXIT_SLOTS];
+static atomic_int slots_made;
+
+/* The slots that the fork under way holds: written by its prepare
+   handler, read by its parent handler.  The runtime's other locks, taken
+   before, keep other forks out.  */
+static unsigned char fork_holds[EXIT_SLOTS];
+
+/* Set in a thread by its first capture, with the round of its
+   destructors as its value (1, then 2): exiting holds a slot in the
+   second.  Made by find_unwinder, before slots_made is set.  */
+static pthread_key_t exit_key;
+
+/* Set by this thread's first capture, which sets exit_key (if made).  */
+static __thread int captured __attribute__ ((tls_model ("initial-exec")));
+
+/* 0 if made: robust mutexes need the kernel's help, which glibc may
+   have found missing.  */
+static int
+make_slots (void)
+{
+  pthread_mutexattr_t a;
+  int r = pthread_mutexattr_init (&a);
+  if (r != 0)
+    return r;
+  r = pthread_mutexattr_settype (&a, PTHREAD_MUTEX_ERRORCHECK);
+  if (r == 0)
+    r = pthread_mutexattr_setrobust (&a, PTHREAD_MUTEX_ROBUST);
+  for (size_t i = 0; r == 0 && i < EXIT_SLOTS; i++)
+    r = pthread_mutex_init (&exit_slots[i], &a);
+  pthread_mutexattr_destroy (&a);
+  return r;
+}
+
+/* R, the result of locking SLOT: 0 if the caller holds it now, the
+   thread that held it being gone if need be.  */
+static int
+held (pthread_mutex_t *slot, int r)
+{
+  return r == EOWNERDEAD ? pthread_mutex_consistent (slot) : r;
+}
+
+/* Hold a slot until this thread is gone.  */
+static void
+hold_exit_slot (void)
+{
+  for (;;)
+    {
+      for (size_t i = 0; i < EXIT_SLOTS; i++)
+        if (held (&exit_slots[i], pthread_mutex_trylock (&exit_slots[i])) == 0)
+          return;
+      sched_yield ();           /* a fork holds them all, or other exits */
+    }
+}
+
+/* exit_key's destructor: ROUND is its value.  */
+static void
+exiting (void *round)
+{
+  if ((uintptr_t) round == 1)
+    pthread_setspecific (exit_key, (void *) 2);
+  else
+    hold_exit_slot ();
+}
+
+static void
+make_exit_key (void)
+{
+  if (make_slots () != 0 || pthread_key_create (&exit_key, exiting) != 0)
+    {
+      mp_warn ("cannot watch thread exits; a child forked while threads "
+               "exit may hang in libunwind");
+      return;
+    }
+  atomic_store (&slots_made, 1);
+}
+
+/* This thread has a cache of libunwind's now, which its exit frees.  */
+static void
+watch_exit (void)
+{
+  captured = 1;
+  if (atomic_load (&slots_made))
+    pthread_setspecific (exit_key, (void *) 1);
+}
 
 static void
 find_unwinder (void)
 {
   void *h = dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
-  if (unwinder == NULL)
+  if (unwinder != NULL)
+    make_exit_key ();
+  else
     {
       mp_warn ("libunwind is not loadable; call stacks come from glibc's "
                "backtrace, which is slower");
@@ -75,7 +204,17 @@ find_unwinder (void)
     }
   entry = getauxval (AT_ENTRY);
   executable = object_of (entry);
+  /* An address inside libc, its dynamic section: a function's address
+     may be a PLT entry of the executable's.  */
+  void *c = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  struct link_map *lm;
+  if (c != NULL && dlinfo (c, RTLD_DI_LINKMAP, &lm) == 0)
+    libc = object_of ((uintptr_t) lm->l_ld);
+  if (c != NULL)
+    dlclose (c);
 }
+
+/* ---- fork ------------------------------------------------------------- */
 
 /* Set by the handlers of the fork under way, which are the only ones
    running: the runtime's other locks, taken first, keep out the rest.  */
@@ -84,15 +223,23 @@ static atomic_int forking;
 /* The captures under way in all threads.  */
 static atomic_long capturing;
 
-/* Wait for the captures under way, for up to a second.  */
-static void
-wait_for_captures (void)
+static int
+passed (const struct timespec *end)
 {
-  double end = mp_uptime () + 1;
+  struct timespec now;
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return now.tv_sec > end->tv_sec
+         || (now.tv_sec == end->tv_sec && now.tv_nsec >= end->tv_nsec);
+}
+
+/* Wait for the captures under way, until END.  */
+static void
+wait_for_captures (const struct timespec *end)
+{
   while (atomic_load (&capturing) > 0)
     {
       sched_yield ();
-      if (mp_uptime () > end)
+      if (passed (end))
         {
           mp_warn ("fork: a call stack capture is still under way; the "
                    "child may hang in libunwind");
@@ -101,35 +248,84 @@ wait_for_captures (void)
     }
 }
 
+/* Take every exit slot, which waits until END for the exits under way.
+   A slot this thread holds itself (it forks from a destructor of its
+   own exit) stays its own.  */
+static void
+take_exit_slots (const struct timespec *end)
+{
+  int late = 0;
+  for (size_t i = 0; i < EXIT_SLOTS; i++)
+    {
+      pthread_mutex_t *slot = &exit_slots[i];
+      int r = held (slot, pthread_mutex_clocklock (slot, CLOCK_MONOTONIC, end));
+      fork_holds[i] = r == 0;
+      late |= r == ETIMEDOUT;
+    }
+  if (late)
+    mp_warn ("fork: a thread that captured call stacks is still exiting; "
+             "the child may hang in libunwind");
+}
+
+static void
+release_exit_slots (void)
+{
+  for (size_t i = 0; i < EXIT_SLOTS; i++)
+    if (fork_holds[i])
+      pthread_mutex_unlock (&exit_slots[i]);
+}
+
+/* The slots exist once libunwind is loaded, which a capture does: after
+   the captures under way, none can start loading it.  */
 void
 mp_callstack_fork (enum mp_fork_step step)
 {
   if (step == MP_FORK_PREPARE)
     {
+      struct timespec end;
+      clock_gettime (CLOCK_MONOTONIC, &end);
+      end.tv_sec += FORK_WAIT;
       atomic_store (&forking, 1);
-      wait_for_captures ();
+      wait_for_captures (&end);
+      if (atomic_load (&slots_made))
+        take_exit_slots (&end);
+      else
+        memset (fork_holds, 0, sizeof fork_holds);
       return;
     }
-  /* A thread that had counted itself in, found the flag, and was about
-     to count itself out is not in the child.  */
-  if (step == MP_FORK_CHILD)
-    atomic_store (&capturing, 0);
+  if (step == MP_FORK_PARENT)
+    release_exit_slots ();
+  else
+    {
+      /* A thread that had counted itself in, found the flag, and was
+         about to count itself out is not in the child; nor are the
+         threads that held slots, and this one's holds did not follow it
+         (its thread ID changed).  */
+      atomic_store (&capturing, 0);
+      if (atomic_load (&slots_made))
+        make_slots ();
+    }
   atomic_store (&forking, 0);
 }
 
+/* Loading libunwind counts as a capture: a child forked meanwhile
+   would find unwinder_once under way forever.  */
 static int
 unwind (uintptr_t *buf, size_t max)
 {
-  atomic_fetch_add (&capturing, 1);
+  mp_quiet_begin ();             /* dlopen's and libunwind's allocations */
   int n = 0;
+  atomic_fetch_add (&capturing, 1);
   if (!atomic_load (&forking))
     {
-      /* Loading libunwind counts as a capture: a child forked while
-         dlopen held the loader's lock would find it held.  */
+      /* Loading libunwind counts as a capture (see above).  */
       pthread_once (&unwinder_once, find_unwinder);
       n = unwinder ((void **) buf, (int) max);
+      if (!captured)
+        watch_exit ();
     }
   atomic_fetch_sub (&capturing, 1);
+  mp_quiet_end ();
   return n;
 }
 
@@ -165,7 +361,7 @@ start_up_cut (const uintptr_t *buf, size_t n, uintptr_t ra)
   while (n > 1)
     {
       uintptr_t o = object_of (buf[n - 1] - 1);
-      if (o == executable || o == site)
+      if (o == executable || (o == site && o != libc))
         break;
       n--;
     }

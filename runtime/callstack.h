@@ -1,4 +1,5 @@
-/* callstack.h -- the call stacks of sampled allocations (callstack.c).
+/* callstack.h -- the call stacks of sampled allocations (callstack.c;
+   memprof.h documents the public side).
 
    A captured stack is an array of words, innermost first: the return
    addresses of its C frames, then, if more frames than the depth asked
@@ -11,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "fork.h"
 #include "memprof.h"
 
 #define MP_STACK_TRUNCATED (UINT64_C (0xfc) << 56)
@@ -35,6 +37,10 @@ struct mp_callstack
    callstack.c); a stack cut at DEPTH frames ends with
    MP_STACK_TRUNCATED.  */
 size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t depth);
+/* Free the frames of CS, symbolised when asked for.  */
 void mp_callstack_release (mp_callstack *cs);
+/* The fork step (fork.c) of libunwind's locks: the captures under way,
+   and the threads whose exit frees a cache of libunwind's.  */
+void mp_callstack_fork (enum mp_fork_step step);
 
 #endif

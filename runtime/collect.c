@@ -12,6 +12,7 @@
    finalise_last's, alarms'), as OCaml runs them before returning.  */
 
 #include "boehm.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -23,7 +23,7 @@
 struct mp_config mp_config = {
   .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
   .callstack_size = 64, .stacks = 5, .sections = MP_SECTIONS_ALL,
-  .init_heap_words = 0, .own_limit = 256ul << 20,
+  .init_heap_words = 0, .own_limit = 256ul << 20, .interpose = 1,
 };
 
 void
@@ -122,7 +122,7 @@ set_path (char **path, const char *value, size_t len, int report)
 {
   if (len == 0)
     return -1;
-  char *copy = strndup (value, len);
+  char *copy = mp_strndup (value, len);
   if (copy == NULL)
     return -1;
   free (*path);
@@ -234,6 +234,7 @@ static const struct
   { "own_limit", NULL, NUMBER, AT (own_limit), ULONG_MAX },
   { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
   { "vm_frames", NULL, VM_FRAMES, AT (vm_frames), 0 },
+  { "interpose", NULL, NUMBER, AT (interpose), 1 },
 #undef AT
 };
 

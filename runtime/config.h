@@ -32,6 +32,8 @@ struct mp_config
   unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
   unsigned long own_limit;  /* bytes for the sampling tables (own.c) */
   unsigned vm_frames;    /* MP_VM_FRAMES_*: a guest language's frames */
+  unsigned long interpose;  /* 1: count the calls no rewritten site
+                               made (interpose.c); 0: pass them on */
 };
 
 /* Where a guest language's frames show (guest.c): among the C frames of

@@ -5,9 +5,14 @@
 
    Most fields only need storing.  Those that reach Boehm (space_overhead,
    incremental) take effect at once if Boehm is running, else when it
-   starts (mp_control_boehm_setup); stack_limit is the process's
-   RLIMIT_STACK; minor_heap_size, verbose and max_overhead are read by
-   the collector's callbacks and the allocation paths through atomics.  */
+   starts (mp_control_boehm_setup).  Boehm may refuse incremental mode
+   (GC_DISABLE_INCREMENTAL in its environment, its leak detector, no way
+   to track dirty pages): mp_set starts Boehm to ask it, and fails
+   without changing anything, and MEMPROF's incremental=1 is dropped with
+   a warning when Boehm starts, so that mp_get tells what is.
+   stack_limit is the process's RLIMIT_STACK; minor_heap_size, verbose
+   and max_overhead are read by the collector's callbacks and the
+   allocation paths through atomics.  */
 
 #include <errno.h>
 #include <limits.h>
@@ -15,11 +20,13 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/resource.h>
-#include "internal.h"
+#include "boehm.h"
 #include "generations.h"
 #include "config.h"
 #include "fields.h"
+#include "fork.h"
 #include "init.h"
+#include "control.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -175,20 +182,65 @@ incremental_due (void)
   return boehm_ready && current.incremental && !GC_is_incremental_mode ();
 }
 
-/* Unlock control_lock, switching Boehm's incremental mode on if due.  */
+/* Switch Boehm's incremental mode on, without control_lock; 0 if Boehm
+   refused.  */
+static int
+enable_incremental (void)
+{
+  GC_enable_incremental ();
+  return GC_is_incremental_mode ();
+}
+
+/* Unlock control_lock, switching Boehm's incremental mode on if due; if
+   Boehm refuses, the setting goes back to 0.  */
 static void
 unlock_control (void)
 {
   int due = incremental_due ();
   pthread_mutex_unlock (&control_lock);
-  if (due)
-    GC_enable_incremental ();
+  if (!due || enable_incremental ())
+    return;
+  pthread_mutex_lock (&control_lock);
+  current.incremental = 0;
+  pthread_mutex_unlock (&control_lock);
+  mp_warn ("Boehm refuses incremental mode (GC_DISABLE_INCREMENTAL?): "
+           "incremental=1 ignored");
+}
+
+/* Start Boehm if incremental mode waits for it, so that what mp_get and
+   mp_set say of it is Boehm's answer.  */
+static void
+start_for_incremental (long wanted)
+{
+  pthread_mutex_lock (&control_lock);
+  int start = !boehm_ready && (wanted == 1 || current.incremental);
+  pthread_mutex_unlock (&control_lock);
+  if (start)
+    mp_gc_self ();
+}
+
+/* 0 if every field of C can be set now, under control_lock; else an
+   errno.  Boehm's incremental mode, if C turns it on, is switched on
+   first, without the lock: ENOTSUP if Boehm refuses.  */
+static int
+settable (const struct mp_control *c)
+{
+  for (int f = 0; f < F_COUNT; f++)
+    if (!acceptable (f, get (c, f)))
+      return EINVAL;
+  if (c->incremental != 1 || !boehm_ready || GC_is_incremental_mode ())
+    return 0;
+  pthread_mutex_unlock (&control_lock);
+  int on = enable_incremental ();
+  pthread_mutex_lock (&control_lock);
+  return on ? settable (c) : ENOTSUP;
 }
 
 MP_API void
 mp_get (struct mp_control *c)
 {
   mp_init ();
+  start_for_incremental (0);
   pthread_mutex_lock (&control_lock);
   for (int f = 0; f < F_COUNT; f++)
     *slot (c, f) = read_field (f);
@@ -206,14 +258,15 @@ mp_set (const struct mp_control *c)
       errno = EINVAL;
       return -1;
     }
+  start_for_incremental (c->incremental);
   pthread_mutex_lock (&control_lock);
-  for (int f = 0; f < F_COUNT; f++)
-    if (!acceptable (f, get (c, f)))
-      {
-        pthread_mutex_unlock (&control_lock);
-        errno = EINVAL;
-        return -1;
-      }
+  int err = settable (c);
+  if (err)
+    {
+      pthread_mutex_unlock (&control_lock);
+      errno = err;
+      return -1;
+    }
   apply (F_VERBOSE, c->verbose);
   for (int f = 0; f < F_COUNT; f++)
     {

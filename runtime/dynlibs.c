@@ -6,7 +6,8 @@
    bound; a program linked with the library itself (-ldw, -lz) gets the
    copy it has.  A library that cannot be opened, or lacks one of the
    functions, is not used at all; its loader says why each time it is
-   asked, and the caller warns once.  */
+   asked, and the caller warns once.  A -static link has them linked
+   in instead (static/linked.c).  */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -25,6 +26,11 @@ struct lib
 
 static struct lib dw = { PTHREAD_ONCE_INIT, NULL };
 static struct lib z = { PTHREAD_ONCE_INIT, NULL };
+
+/* The tables of a -static link, which carries the libraries
+   (static/linked.c); absent otherwise.  */
+extern const struct mp_dw mp_dw_linked __attribute__ ((weak));
+extern const struct mp_z mp_z_linked __attribute__ ((weak));
 
 /* SONAME opened, or NULL with L->why set.  */
 static void *
@@ -56,6 +62,11 @@ find (struct lib *l, void *h, const char *name)
 static void
 load_dw (void)
 {
+  if (&mp_dw_linked != NULL)
+    {
+      mp_dw = mp_dw_linked;
+      return;
+    }
   struct lib *l = &dw;
   void *h = open_lib (l, "libdw.so.1");
   MP_DW_FUNCTIONS (FIND_DW)
@@ -64,6 +75,11 @@ load_dw (void)
 static void
 load_z (void)
 {
+  if (&mp_z_linked != NULL)
+    {
+      mp_z = mp_z_linked;
+      return;
+    }
   struct lib *l = &z;
   void *h = open_lib (l, "libz.so.1");
   MP_Z_FUNCTIONS (FIND_Z)

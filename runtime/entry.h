@@ -88,6 +88,35 @@ char *__mp_GC_debug_strdup (const char *, const char *, int,
 char *__mp_GC_debug_strndup (const char *, size_t, const char *, int,
                              const struct mp_site *);
 
+/* C++'s operator new and delete (cxx.c), by their mangled names: a
+   std::align_val_t is a size_t, a const std::nothrow_t & a pointer.  */
+void *__mp__Znwm (size_t, const struct mp_site *);
+void *__mp__Znam (size_t, const struct mp_site *);
+void *__mp__ZnwmRKSt9nothrow_t (size_t, const void *, const struct mp_site *);
+void *__mp__ZnamRKSt9nothrow_t (size_t, const void *, const struct mp_site *);
+void *__mp__ZnwmSt11align_val_t (size_t, size_t, const struct mp_site *);
+void *__mp__ZnamSt11align_val_t (size_t, size_t, const struct mp_site *);
+void *__mp__ZnwmSt11align_val_tRKSt9nothrow_t (size_t, size_t, const void *,
+                                               const struct mp_site *);
+void *__mp__ZnamSt11align_val_tRKSt9nothrow_t (size_t, size_t, const void *,
+                                               const struct mp_site *);
+void __mp__ZdlPv (void *, const struct mp_site *);
+void __mp__ZdaPv (void *, const struct mp_site *);
+void __mp__ZdlPvm (void *, size_t, const struct mp_site *);
+void __mp__ZdaPvm (void *, size_t, const struct mp_site *);
+void __mp__ZdlPvSt11align_val_t (void *, size_t, const struct mp_site *);
+void __mp__ZdaPvSt11align_val_t (void *, size_t, const struct mp_site *);
+void __mp__ZdlPvmSt11align_val_t (void *, size_t, size_t,
+                                  const struct mp_site *);
+void __mp__ZdaPvmSt11align_val_t (void *, size_t, size_t,
+                                  const struct mp_site *);
+void __mp__ZdlPvRKSt9nothrow_t (void *, const void *, const struct mp_site *);
+void __mp__ZdaPvRKSt9nothrow_t (void *, const void *, const struct mp_site *);
+void __mp__ZdlPvSt11align_val_tRKSt9nothrow_t (void *, size_t, const void *,
+                                               const struct mp_site *);
+void __mp__ZdaPvSt11align_val_tRKSt9nothrow_t (void *, size_t, const void *,
+                                               const struct mp_site *);
+
 /* User allocators (-fplugin-arg-memprof-allocator=NAME:FAMILY).  The
    plugin turns each call `p = NAME (args)` into
        took = __mp_user_begin (&site);

@@ -36,6 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "sites.h"
 #include "config.h"
 #include "fatal.h"
 #include "output.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "internal.h"
 #include "fields.h"
+#include "control.h"
 
 #define FIELD(name, letter, min, max) \
   { #name, letter, min, max, offsetof (struct mp_control, name) }

@@ -11,8 +11,9 @@
    (tracked.c's, finalise.c's, profile.c's and timeline.c's), and none of
    ours is ever held while calling Boehm (control.c and finalise.c take
    care of that).  tracked.c's lock is held while taking profile.c's; the
-   others hold no other lock.  Last, the captures under way in libunwind
-   (callstack.c).
+   others hold no other lock.  Last, libunwind's locks: the captures
+   under way, and the exits of the threads that captured, which give
+   libunwind's caches back (callstack.c).
 
    glibc runs prepare handlers in the reverse order of their
    registration.  Ours is registered when the runtime starts, from a
@@ -44,6 +45,13 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include "guest.h"
+#include "callstack.h"
+#include "foreign.h"
+#include "fork.h"
+#include "finalise.h"
+#include "control.h"
+#include "sample.h"
+#include "profile.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -54,7 +62,7 @@ typedef void (*fork_step_fn) (enum mp_fork_step step);
 static const fork_step_fn locks[] = {
   mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
   mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,
-  mp_guest_fork, mp_callstack_fork,
+  mp_guest_fork, mp_foreign_fork, mp_callstack_fork,
 };
 
 #define N_LOCKS (sizeof locks / sizeof locks[0])

@@ -21,6 +21,7 @@
    The strings are libdw's: they live as long as the module's Dwfl.  */
 
 #include <dwarf.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -445,24 +446,22 @@ info_compressed (Elf *elf)
   return -1;
 }
 
-/* The separate debug file of M: found by the standard search, as
-   libdwfl would find it, opened to look at its section headers, and
-   closed.  */
+/* The separate debug file of M, found as libdwfl finds it to read the
+   symbol table (a stripped module's is there), which reads no DWARF:
+   opened apart to look at its section headers, and closed.  Asking
+   dwfl_standard_find_debuginfo directly would not do: libdwfl keeps
+   the file it finds as the module's, without the bias it computes when
+   it finds the file itself, and names every symbol wrong after.  A
+   module whose own file has a symbol table, and its DWARF apart, is
+   taken as uncompressed.  */
 static int
-debug_file_compressed (Dwfl_Module *m, Elf *main_elf)
+debug_file_compressed (Dwfl_Module *m)
 {
-  void **userdata;
-  Dwarf_Addr base;
-  const char *file;
-  const char *name = mp_dw.dwfl_module_info (m, &userdata, &base, NULL, NULL,
-                                             NULL, &file, NULL);
-  GElf_Word crc = 0;
-  const char *link = main_elf ? mp_dw.dwelf_elf_gnu_debuglink (main_elf, &crc)
-                              : NULL;
-  char *debug_name = NULL;
-  int fd = mp_dw.dwfl_standard_find_debuginfo (m, userdata, name, base, file,
-                                               link, crc, &debug_name);
-  free (debug_name);
+  const char *debug = NULL;
+  if (mp_dw.dwfl_module_getsymtab (m) < 0)
+    return 0;
+  mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
+  int fd = debug ? open (debug, O_RDONLY | O_CLOEXEC) : -1;
   if (fd < 0)
     return 0;
   Elf *elf = mp_dw.elf_begin (fd, ELF_C_READ_MMAP, NULL);
@@ -478,5 +477,5 @@ mp_module_dwarf_compressed (Dwfl_Module *m)
   GElf_Addr bias;
   Elf *elf = mp_dw.dwfl_module_getelf (m, &bias);
   int c = info_compressed (elf);
-  return c >= 0 ? c : debug_file_compressed (m, elf);
+  return c >= 0 ? c : debug_file_compressed (m);
 }

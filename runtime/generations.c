@@ -49,7 +49,11 @@
 #include <sys/mman.h>
 #include "internal.h"
 #include "generations.h"
+#include "finalise.h"
 #include "marks.h"
+#include "fork.h"
+#include "control.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -335,7 +339,10 @@ mp_gc_on_event (int event)
 {
   mp_collector_enter ();
   if (event == GC_EVENT_MARK_END)
-    end_of_marking ();
+    {
+      end_of_marking ();
+      mp_finalise_after_marking ();
+    }
   else if (event == GC_EVENT_RECLAIM_END)
     {
       mp_tracked_after_reclaim ();
@@ -401,7 +408,10 @@ setup (void)
 int
 mp_gc_setup (void)
 {
+  mp_quiet_begin ();            /* Boehm's allocations (its markers' TLS)
+                                   are not the program's */
   pthread_once (&setup_once, setup);
+  mp_quiet_end ();
   return started_boehm;
 }
 

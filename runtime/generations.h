@@ -89,4 +89,9 @@ void mp_gc_on_heap_resize (unsigned long new_size);
    collections went uncounted meanwhile.  */
 int mp_hooks_install (int after_start);
 
+/* Whether this thread runs Boehm's callbacks, ours and the program's
+   (hooks.c), under Boehm's lock: then nothing that calls Boehm may run,
+   and what waits for it runs at the next allocation after them.  */
+int mp_hooks_busy (void);
+
 #endif

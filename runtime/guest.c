@@ -104,7 +104,7 @@ mp_guest_capture (uintptr_t *buf, size_t n, size_t max)
 static char *
 copy (const char *s)
 {
-  return s ? strdup (s) : NULL;
+  return s ? mp_strdup (s) : NULL;
 }
 
 /* Ask provider P for WORD's frame, with sampling suspended in the
@@ -198,7 +198,7 @@ entry_function (void)
       size_t n = mp_symbolise_one ((uintptr_t) fn + 1, MP_SYMBOLS_NAMES,
                                    &frames);
       const char *f = frames[n - 1].function;
-      name = strdup (strcmp (f, "??") != 0 ? f : "");
+      name = mp_strdup (strcmp (f, "??") != 0 ? f : "");
       pthread_mutex_lock (&lock);
       if (entry_name == NULL && entry == fn)
         entry_name = name, name = NULL;

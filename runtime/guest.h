@@ -23,6 +23,7 @@
 #define MEMPROF_GUEST_H
 
 #include "internal.h"
+#include "fork.h"
 
 #define MP_GUEST_TAG_MASK (UINT64_C (0xff) << 56)
 #define MP_GUEST_FRAME (UINT64_C (0xfe) << 56)

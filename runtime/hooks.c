@@ -11,10 +11,18 @@
    goes uncounted.  Code built without the plugin cannot be seen: its
    setter replaces ours, which generations.c notices later and undoes
    with a warning (mp_hooks_install), since the collections in between
-   were lost.  */
+   were lost.
+
+   Boehm calls these holding its lock, and the program's callbacks may
+   call an instrumented malloc, whose sampling slow path delivers what
+   is due (mp_deliver): tracker callbacks, finalisers, a compaction,
+   which call Boehm and would wait for ever for the lock this thread
+   holds.  So while a callback runs, deliveries wait (mp_hooks_busy), and
+   every thread is sent back to its slow path when it returns.  */
 
 #include <stdatomic.h>
 #include "generations.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -26,31 +34,58 @@ static _Atomic (GC_on_collection_event_proc) chained_event;
 static _Atomic (GC_start_callback_proc) chained_start;
 static _Atomic (GC_on_heap_resize_proc) chained_resize;
 
+/* This thread's Boehm callbacks under way, and whether a delivery waited
+   for them to return.  */
+static __thread int busy, waited;
+
+int
+mp_hooks_busy (void)
+{
+  waited |= busy;
+  return busy;
+}
+
+static void
+leave (void)
+{
+  if (--busy == 0 && waited)
+    {
+      waited = 0;
+      mp_sample_prompt ();      /* what waited, at the next allocation */
+    }
+}
+
 static void
 on_event (GC_EventType event)
 {
+  busy++;
   mp_gc_on_event (event);
   GC_on_collection_event_proc fn = atomic_load (&chained_event);
   if (fn)
     fn (event);
+  leave ();
 }
 
 static void
 on_full_start (void)
 {
+  busy++;
   mp_gc_on_full_start ();
   GC_start_callback_proc fn = atomic_load (&chained_start);
   if (fn)
     fn ();
+  leave ();
 }
 
 static void
 on_heap_resize (GC_word new_size)
 {
+  busy++;
   mp_gc_on_heap_resize (new_size);
   GC_on_heap_resize_proc fn = atomic_load (&chained_resize);
   if (fn)
     fn (new_size);
+  leave ();
 }
 
 /* For each callback: if Boehm's is not ours, the program's (set by code

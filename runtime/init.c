@@ -12,6 +12,7 @@
    all (config.c's mp_config_secure), and one whose program defined
    mp_ignore_environment (memprof.h), which gets the defaults.  */
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/auxv.h>
@@ -19,10 +20,16 @@
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
+#include "entry.h"
+#include "libc.h"
+#include "interpose.h"
 #include "config.h"
 #include "fatal.h"
 #include "init.h"
 #include "output.h"
+#include "fork.h"
+#include "control.h"
+#include "sample.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -50,6 +57,7 @@ memprof_variable (void)
 static void
 start (void)
 {
+  mp_quiet_begin ();            /* what starting allocates is ours */
   mp_start_pid = getpid ();
   mp_timeline_start ();
   mp_config_parse (memprof_variable (), &mp_config, mp_control_preset,
@@ -65,6 +73,8 @@ start (void)
     mp_warn ("cannot register the exit report");
   mp_fork_setup ();
   mp_fatal_setup ();
+  mp_interpose_setup (mp_config.interpose != 0);
+  mp_quiet_end ();
 }
 
 void
@@ -73,13 +83,16 @@ mp_init (void)
   pthread_once (&init_once, start);
 }
 
-/* A VM reaches the runtime's VM interface through weak references
-   (memprof.h's MEMPROF_OPTIONAL), which do not make the linker take
-   objects out of libmemprof.a: these references do, wherever the
-   runtime is linked, as this file always is.  */
-__attribute__ ((used)) static const void *const vm_interface[] = {
+/* Objects of libmemprof.a that no reference of the program's takes out
+   of it: the VM interface, which a VM reaches through weak references
+   (memprof.h's MEMPROF_OPTIONAL), and the C++ operators and dlclose,
+   which libraries built without the plugin call by their own names.
+   These references take them, wherever the runtime is linked, as this
+   file always is.  */
+__attribute__ ((used)) static const void *const linked_always[] = {
   (const void *) mp_vm_site, (const void *) mp_vm_thread,
-  (const void *) mp_set_frame_provider,
+  (const void *) mp_set_frame_provider, (const void *) __mp__ZdlPv,
+  (const void *) dlclose,
 };
 
 /* Before the program's own constructors, which may start Boehm: fork.c

@@ -254,27 +254,6 @@ mp_note_free (struct mp_thread *t, int64_t n, int64_t slack)
     mp_flush_used (t);
 }
 
-/* ---- sample.c --------------------------------------------------------- */
-
-/* A per-process random key, set once by mp_init before any thread
-   record exists.  */
-extern uint64_t mp_random_key;
-
-int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
-                    void *block, enum mp_source source, const void *ra,
-                    size_t usable);
-unsigned mp_sample_session (void);
-/* The sampling rate in effect: MEMPROF's, or the program's while it
-   samples (mp_memprof_start).  */
-double mp_sample_rate (void);
-unsigned mp_sample_tracker (struct mp_tracker *tr);
-void mp_sample_prompt (void);
-void mp_sample_interrupt (struct mp_thread *t);
-void mp_deliver (struct mp_thread *t);
-int mp_callback_begin (struct mp_thread *t, unsigned session, int *saved_errno);
-void mp_callback_end (struct mp_thread *t, int saved_errno);
-void mp_callback_abandon (struct mp_thread *t);
-
 /* tracked.c */
 struct mp_profile_stack;
 
@@ -304,11 +283,6 @@ void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
 
-/* finalise.c */
-void mp_finalise_after_reclaim (int full);
-void mp_finalise_deliver (void);
-
-void mp_sample_setup (void);
 
 /* A size of N bytes in words, rounded up (SPEC's block size).  */
 static inline uint64_t
@@ -317,31 +291,11 @@ mp_words (size_t n)
   return (n + sizeof (void *) - 1) / sizeof (void *);
 }
 
-/* A gap that asks for a new one (sample.c): so negative that the
-   countdown stays negative, which a gap that runs out by itself never is
-   at the slow path.  */
-#define MP_GAP_REDRAW (INT64_MIN / 4)
-
 /* The return address of the runtime's entry point, that is, where the
    program called it: a call stack starts there (callstack.c).  Only in
    the MP_API functions that the program calls.  */
 #define MP_RA __builtin_return_address (0)
 
-/* Count WORDS more words allocated by T in BLOCK, of SOURCE, at RA, down
-   to the next sampled one; return 1 if the tracker now tracks BLOCK
-   (malloc family only).  */
-static inline __attribute__ ((always_inline)) int
-mp_sample (struct mp_thread *t, uint64_t words, void *block,
-           enum mp_source source, const void *ra, size_t usable)
-{
-  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
-  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  if (MP_LIKELY (left >= 0))
-    return 0;
-  /* LEFT, not a reload: a prompt's 0 stored since would lose the
-     block's samples.  */
-  return mp_sample_slow (t, left, words, block, source, ra, usable);
-}
 
 /* A field of a public record, for the writers that list them all.  */
 enum mp_field_type { MP_FIELD_DOUBLE, MP_FIELD_LONG, MP_FIELD_INT64 };
@@ -368,25 +322,11 @@ double mp_uptime (void);        /* seconds since the runtime started */
 void mp_timeline_note (void);
 size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
 
-/* ---- libc.c (boehm.c's part is in boehm.h) ---------------------------- */
-
-void mp_libc_setup (uint64_t seed);
-void mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site,
-                           void *p);
-
 /* collect.c */
 extern mp_counter mp_compactions, mp_forced_majors;
 void mp_collect_minor (void);
 void mp_compact_soon (void);
 void mp_compact_if_due (struct mp_thread *t);
-
-/* control.c: the control record.  The flags of verbose, and
-   max_overhead, for the collector's callbacks; any thread reads them.  */
-#define MP_NEVER_COMPACT 1000000L
-#define MP_MIN_MINOR_HEAP 4096L
-extern _Atomic long mp_verbose, mp_max_overhead;
-int mp_control_preset (int field, long value);
-void mp_control_boehm_setup (void);
 
 /* fields.c: MEMPROF's name KEY of a control field, or -1.  */
 int mp_control_find (const char *key, size_t len);
@@ -408,37 +348,6 @@ void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
 /* fatal.c */
 void mp_fatal_setup (void);
 
-/* ---- fork.c ----------------------------------------------------------- */
-
-/* The steps of a fork, for each file's handler: PREPARE takes its locks,
-   in the order fork.c gives; PARENT and CHILD release them, and CHILD
-   also abandons what the threads that did not follow were doing.  */
-enum mp_fork_step { MP_FORK_PREPARE, MP_FORK_PARENT, MP_FORK_CHILD };
-void mp_fork_setup (void);
-void mp_fork_mutex (pthread_mutex_t *lock, enum mp_fork_step step);
-/* The locks of tracked.c, profile.c, timeline.c and finalise.c,
-   which the collector takes holding Boehm's lock, are taken and released
-   through these; the collector's callback is bracketed by enter and
-   leave.  See fork.c.  */
-void mp_collector_lock (pthread_mutex_t *lock);
-void mp_collector_unlock (pthread_mutex_t *lock);
-void mp_collector_enter (void);
-void mp_collector_leave (void);
-void mp_control_fork (enum mp_fork_step step);
-void mp_finalise_fork (enum mp_fork_step step);
-void mp_tracked_fork (enum mp_fork_step step);
-void mp_profile_fork (enum mp_fork_step step);
-void mp_timeline_fork (enum mp_fork_step step);
-void mp_sample_fork (enum mp_fork_step step);
-void mp_sites_fork (enum mp_fork_step step);
-void mp_symbols_fork (enum mp_fork_step step);
-void mp_callstack_fork (enum mp_fork_step step);
-
-/* ---- sites.c ---------------------------------------------------------- */
-
-/* Sum the counters of one site over all threads; IDs from 1.  */
-void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);
-unsigned mp_site_count (void);
-const struct mp_site *mp_site_by_number (unsigned id);
+#include "alloc.h"
 
 #endif

@@ -14,6 +14,9 @@
 #include <unistd.h>
 #include "internal.h"
 #include "config.h"
+#include "foreign.h"
+#include "interpose.h"
+#include "libc.h"
 #include "output.h"
 #include "profile.h"
 #include "locations.h"
@@ -176,6 +179,24 @@ fields (struct json *j, const char *key, const struct mp_field *f,
 
 /* ---- the sections ------------------------------------------------------ */
 
+/* Where the counts came from (report.c's report_not_rewritten).  */
+static void
+write_not_rewritten (struct json *j)
+{
+  uint64_t blocks, bytes, callers;
+  mp_foreign_totals (&blocks, &bytes, &callers);
+  putc_unlocked ('\n', j->out);
+  begin (j, "not_rewritten", '{');
+  const char *off = mp_interpose_off_reason ();
+  boolean (j, "counted", off == NULL);
+  if (off != NULL)
+    string (j, "reason", off);
+  number (j, "blocks", (double) blocks);
+  number (j, "bytes", (double) bytes);
+  number (j, "callers", (double) callers);
+  end (j, '}');
+}
+
 static int
 write_sites (struct json *j)
 {
@@ -207,6 +228,7 @@ write_sites (struct json *j)
       fields (j, "stats", mp_alloc_fields, &s->stats, 1);
       number (j, "minor_words", s->minor_words);
       number (j, "major_words", s->major_words);
+      boolean (j, "not_rewritten", s->not_rewritten);
       end (j, '}');
     }
   end (j, ']');
@@ -401,6 +423,7 @@ mp_write_json (FILE *out)
   fields (&j, "stat", mp_stat_fields, &st, 0);
   putc_unlocked ('\n', out);
   fields (&j, "allocator", mp_alloc_fields, &alloc, 0);
+  write_not_rewritten (&j);
   int rc = write_sites (&j);
   rc = rc ? rc : write_functions (&j);
   rc = rc ? rc : write_stacks (&j, rows, n);

@@ -19,6 +19,7 @@
    The program's malloc_usable_size is rewritten to stop short of the
    tag.  */
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <malloc.h>
 #include <stdint.h>
@@ -26,13 +27,39 @@
 #include <string.h>
 #include "internal.h"
 #include "entry.h"
+#include "libc.h"
+#include "sample.h"
 
-#define TRAILER sizeof (uint64_t)
+#define TRAILER MP_TRAILER
 #define SLACK_BITS 23
 #define SLACK_MASK ((UINT64_C (1) << SLACK_BITS) - 1)
 #define TRACKED (UINT64_C (1) << SLACK_BITS)
 #define HASH_MASK (~(SLACK_MASK | TRACKED))
 #define UNTAG_TRACKED 2         /* see untag_block */
+
+/* The allocator under the rewritten calls: the one the program's own
+   calls reach.  That is glibc's behind the runtime's interposers
+   (interpose.c), called directly; but a program with a malloc of its
+   own keeps it (the interposers are weak), as does one linked with an
+   allocator library ahead of libmemprof.so, and each function the
+   runtime does not stand in front of is called by its name.  Deciding
+   per call, from where the name resolves, costs a compare, and holds
+   from the process's first allocation on.  Under ASan the allocator is
+   ASan's, by name.  */
+#ifdef MP_ASAN
+# define SYS(name, args) (name) args
+#else
+# define SYS(name, args) \
+  (MP_LIKELY ((void (*) (void)) &name                            \
+               == (void (*) (void)) &mp_interposed_##name)     \
+   ? __libc_##name args : (name) args)
+#endif
+
+/* Whether blocks are tagged: not when the program's malloc is its own,
+   whose blocks' layout (their usable size) is unknown; then every block
+   is counted when allocated, and its free as foreign.  Set once by
+   mp_libc_setup, before any block is tagged.  */
+static int tags;
 
 /* The hash key, set once by mp_libc_setup before any block is tagged.  */
 static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
@@ -41,51 +68,78 @@ static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
    header: set once by mp_libc_setup, after checking it on real blocks.  */
 static int glibc_chunks;
 
+/* The C library's own malloc_usable_size, behind the one the runtime
+   puts in front of the program (interpose.c); ASan's under ASan.  Set
+   once by mp_libc_setup.  */
+#ifdef MP_ASAN
+# define real_usable malloc_usable_size
+#else
+static size_t (*real_usable) (void *);
+#endif
+
+/* The usable size of P, from glibc's chunk header: the low 3 bits of
+   the size word before the block are flags; bit 1 marks an mmapped
+   chunk, whose header takes two words.  */
+static inline size_t
+chunk_usable (void *p)
+{
+  size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+  return (h & ~(size_t) 7) - ((h & 2) ? 2 : 1) * sizeof (size_t);
+}
+
 static inline size_t
 usable_size (void *p)
 {
-  if (MP_LIKELY (glibc_chunks))
-    {
-      /* The size word before the block: the low 3 bits are flags; bit 1
-         marks an mmapped chunk, whose header takes both words (left to
-         glibc: such blocks are large and rare).  */
-      size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
-      if (MP_LIKELY ((h & 2) == 0))
-        return (h & ~(size_t) 7) - sizeof (size_t);
-    }
-  return malloc_usable_size (p);
+  return MP_LIKELY (glibc_chunks) ? chunk_usable (p) : real_usable (p);
 }
 
-/* Check usable_size's reading of the chunk header against glibc's own
-   answer, for small, aligned and mmapped blocks.  */
+/* Check chunk_usable against glibc's own answer, for small, aligned and
+   mmapped blocks.  */
 static int
 chunk_layout_known (void)
 {
-#ifdef __SANITIZE_ADDRESS__
+#ifdef MP_ASAN
   /* ASan's malloc is not glibc's: the word before a block is its redzone,
      and reading it is an error, not a mismatch.  */
   return 0;
-#endif
+#else
   static const size_t sizes[] = { 1, 24, 100, 1000, 300000 };
-  int ok = 1;
-  glibc_chunks = 1;
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+  int ok = real_usable != NULL;
+  for (size_t i = 0; ok && i < sizeof sizes / sizeof sizes[0]; i++)
     for (int aligned = 0; aligned < 2; aligned++)
       {
         void *p = aligned ? memalign (256, sizes[i]) : malloc (sizes[i]);
-        if (p && usable_size (p) != malloc_usable_size (p))
+        if (p && chunk_usable (p) != real_usable (p))
           ok = 0;
         free (p);
       }
-  glibc_chunks = 0;
   return ok;
+#endif
 }
 
 void
 mp_libc_setup (uint64_t seed)
 {
+#ifndef MP_ASAN
+  void *libc = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  real_usable = libc ? (size_t (*) (void *)) dlsym (libc, "malloc_usable_size")
+                     : NULL;
+  if (libc)
+    dlclose (libc);
+#endif
   tag_key ^= seed;
-  glibc_chunks = chunk_layout_known ();
+#ifdef MP_ASAN
+  tags = 1;
+#else
+  tags = (void (*) (void)) &malloc == (void (*) (void)) &mp_interposed_malloc;
+#endif
+  glibc_chunks = tags && chunk_layout_known ();
+}
+
+int
+mp_libc_program_malloc (void)
+{
+  return !tags;
 }
 
 /* The tag of P with LOW, its slack and tracked bit.  LOW is hashed too:
@@ -107,6 +161,8 @@ make_tag (const void *p, uint64_t low)
 static inline int64_t
 tag_block (void *p, size_t n)
 {
+  if (MP_UNLIKELY (!tags))
+    return -1;
   size_t usable = usable_size (p) - TRAILER;
   uint64_t slack = usable - n;
   if (slack > SLACK_MASK)
@@ -135,6 +191,8 @@ tagged (void *p, size_t usable, uint64_t *tag)
 static inline int
 untag_block (void *p, size_t *n, size_t *slack)
 {
+  if (MP_UNLIKELY (!tags))
+    return 0;
   size_t usable = usable_size (p);
   uint64_t tag;
   if (!tagged (p, usable, &tag))
@@ -247,28 +305,51 @@ padded (size_t n)
   return n + TRAILER;
 }
 
-static inline __attribute__ ((always_inline)) void *
-malloc_at (size_t n, const struct mp_site *site, const void *ra)
+void *
+mp_count_block (const struct mp_site *site, void *p, size_t n, const void *ra)
+{
+  return count_alloc (site, p, n, ra);
+}
+
+void *
+mp_try_alloc_at (size_t n, size_t align, const struct mp_site *site,
+                 const void *ra)
 {
   size_t size = padded (n);
-  return count_alloc (site, size ? malloc (size) : NULL, n, ra);
+  void *p = size == 0 ? NULL
+            : align ? SYS (memalign, (align, size)) : SYS (malloc, (size));
+  return p ? count_alloc (site, p, n, ra) : NULL;
+}
+
+void *
+mp_malloc_at (size_t n, const struct mp_site *site, const void *ra)
+{
+  size_t size = padded (n);
+  return count_alloc (site, size ? SYS (malloc, (size)) : NULL, n, ra);
 }
 
 MP_API void *
 __mp_malloc (size_t n, const struct mp_site *site)
 {
-  return malloc_at (n, site, MP_RA);
+  return mp_malloc_at (n, site, MP_RA);
 }
 
-MP_API void *
-__mp_calloc (size_t nmemb, size_t size, const struct mp_site *site)
+void *
+mp_calloc_at (size_t nmemb, size_t size, const struct mp_site *site,
+              const void *ra)
 {
   size_t n = 0, total = 0;
   if (__builtin_mul_overflow (nmemb, size, &n))
     errno = ENOMEM;
   else
     total = padded (n);
-  return count_alloc (site, total ? calloc (1, total) : NULL, n, MP_RA);
+  return count_alloc (site, total ? SYS (calloc, (1, total)) : NULL, n, ra);
+}
+
+MP_API void *
+__mp_calloc (size_t nmemb, size_t size, const struct mp_site *site)
+{
+  return mp_calloc_at (nmemb, size, site, MP_RA);
 }
 
 static char *
@@ -276,7 +357,7 @@ strndup_at (const char *s, size_t max, const struct mp_site *site,
             const void *ra)
 {
   size_t len = strnlen (s, max);
-  char *p = malloc (len + 1 + TRAILER);
+  char *p = SYS (malloc, (len + 1 + TRAILER));
   if (p)
     {
       memcpy (p, s, len);
@@ -297,49 +378,86 @@ __mp_strndup (const char *s, size_t max, const struct mp_site *site)
   return strndup_at (s, max, site, MP_RA);
 }
 
+/* ALIGN is a power of 2, as memalign and aligned_alloc want.  */
+static int
+power_of_2 (size_t align)
+{
+  return align != 0 && (align & (align - 1)) == 0;
+}
+
+void *
+mp_memalign_at (size_t align, size_t n, const struct mp_site *site,
+                const void *ra)
+{
+  size_t size = padded (n);
+  return count_alloc (site, size ? SYS (memalign, (align, size)) : NULL, n, ra);
+}
+
+/* C11 wants aligned_alloc's size a multiple of ALIGN, which the trailer
+   breaks; glibc's aligned_alloc is its memalign, which only asks ALIGN
+   to be a power of 2, and fails with EINVAL otherwise.  */
+void *
+mp_aligned_alloc_at (size_t align, size_t n, const struct mp_site *site,
+                     const void *ra)
+{
+  if (!power_of_2 (align))
+    {
+      errno = EINVAL;
+      return count_alloc (site, NULL, n, ra);
+    }
+  return mp_memalign_at (align, n, site, ra);
+}
+
 MP_API void *
 __mp_aligned_alloc (size_t align, size_t n, const struct mp_site *site)
 {
-  size_t size = padded (n);
-  /* C11 wants the size a multiple of ALIGN, which the trailer breaks:
-     for a valid ALIGN memalign gives the same block without that rule (in
-     glibc, aligned_alloc is memalign); an invalid one is left to
-     aligned_alloc to refuse or not.  */
-  int valid = align != 0 && (align & (align - 1)) == 0;
-  void *p = !size ? NULL : valid ? memalign (align, size)
-                                 : aligned_alloc (align, size);
-  return count_alloc (site, p, n, MP_RA);
+  return mp_aligned_alloc_at (align, n, site, MP_RA);
 }
 
 MP_API void *
 __mp_memalign (size_t align, size_t n, const struct mp_site *site)
 {
+  return mp_memalign_at (align, n, site, MP_RA);
+}
+
+void *
+mp_valloc_at (size_t n, const struct mp_site *site, const void *ra)
+{
   size_t size = padded (n);
-  return count_alloc (site, size ? memalign (align, size) : NULL, n, MP_RA);
+  return count_alloc (site, size ? SYS (valloc, (size)) : NULL, n, ra);
 }
 
 MP_API void *
 __mp_valloc (size_t n, const struct mp_site *site)
 {
-  size_t size = padded (n);
-  return count_alloc (site, size ? valloc (size) : NULL, n, MP_RA);
+  return mp_valloc_at (n, site, MP_RA);
+}
+
+/* posix_memalign reports through its result only: errno is left as it
+   was.  Its ALIGN must also be a multiple of sizeof (void *).  */
+int
+mp_posix_memalign_at (void **out, size_t align, size_t n,
+                      const struct mp_site *site, const void *ra)
+{
+  int saved = errno, rc = 0;
+  void *p = NULL;
+  if (!power_of_2 (align) || align % sizeof (void *) != 0)
+    rc = EINVAL;
+  else if ((p = mp_memalign_at (align, n, site, ra)) == NULL)
+    rc = ENOMEM;
+  if (rc == EINVAL)
+    count_alloc (site, NULL, n, ra);
+  errno = saved;
+  if (rc == 0)
+    *out = p;
+  return rc;
 }
 
 MP_API int
 __mp_posix_memalign (void **out, size_t align, size_t n,
                      const struct mp_site *site)
 {
-  void *p = NULL;
-  int saved = errno;
-  size_t size = padded (n);
-  int rc = size ? posix_memalign (&p, align, size) : ENOMEM;
-  errno = saved;      /* posix_memalign reports through its result only */
-  if (rc != 0)
-    p = NULL;
-  count_alloc (site, p, n, MP_RA);
-  if (rc == 0)
-    *out = p;
-  return rc;
+  return mp_posix_memalign_at (out, align, n, site, MP_RA);
 }
 
 /* Count the end of our block of N bytes and SLACK at SITE.  */
@@ -387,31 +505,45 @@ free_fast (void *p, const struct mp_site *site)
   return 1;
 }
 
-static void __attribute__ ((noinline))
-free_slow (void *p, const struct mp_site *site)
+int
+mp_uncount_block (void *p, const struct mp_site *site, size_t *n)
 {
   struct mp_thread *t = mp_self ();
   struct mp_site_counts *c = mp_counts (t, site);
-  size_t n, slack;
-  int ours = p != NULL ? untag_block (p, &n, &slack) : 0;
+  size_t slack;
+  int ours = p != NULL ? untag_block (p, n, &slack) : 0;
   if (MP_LIKELY (ours))
     {
-      count_free (t, c, n, slack);
+      count_free (t, c, *n, slack);
       if (MP_UNLIKELY (ours & UNTAG_TRACKED))
         mp_tracked_end (t, mp_tracked_take (p, 0));
     }
   else
     mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);
-  free (p);
+  return ours != 0;
+}
+
+static void __attribute__ ((noinline))
+free_slow (void *p, const struct mp_site *site)
+{
+  size_t n;
+  mp_uncount_block (p, site, &n);
+  SYS (free, (p));
+}
+
+void
+mp_free_at (void *p, const struct mp_site *site)
+{
+  if (MP_LIKELY (free_fast (p, site)))
+    SYS (free, (p));
+  else
+    free_slow (p, site);
 }
 
 MP_API void
 __mp_free (void *p, const struct mp_site *site)
 {
-  if (MP_LIKELY (free_fast (p, site)))
-    free (p);
-  else
-    free_slow (p, site);
+  mp_free_at (p, site);
 }
 
 /* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,
@@ -426,7 +558,7 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
   size_t size = padded (n);
-  void *q = size ? realloc (p, size) : NULL;
+  void *q = size ? SYS (realloc, (p, size)) : NULL;
   if (q == NULL)
     {
       retag_block (p, old, slack, e != NULL);
@@ -453,19 +585,19 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
   return q;
 }
 
-static void *
-realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
+void *
+mp_realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
 {
   struct mp_thread *t = mp_self ();
   if (p == NULL)
-    return malloc_at (n, site, ra);
+    return mp_malloc_at (n, site, ra);
   struct mp_site_counts *c = mp_counts (t, site);
   size_t old, slack;
   int ours = untag_block (p, &old, &slack);
   if (!ours)
     {
       mp_add (&c->c[SC_NUM_FOREIGN_DEALLOCATE], 1);
-      return realloc (p, n);
+      return SYS (realloc, (p, n));
     }
   struct mp_tracked *e = ours & UNTAG_TRACKED ? mp_tracked_take (p, 0) : NULL;
   if (n == 0)
@@ -473,7 +605,7 @@ realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
       /* glibc's realloc (p, 0) frees P and returns NULL: a deallocation.  */
       count_free (t, c, old, slack);
       mp_tracked_end (t, e);
-      return realloc (p, 0);
+      return SYS (realloc, (p, 0));
     }
   return realloc_ours (t, c, p, old, slack, n, e, ra);
 }
@@ -481,12 +613,12 @@ realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
 MP_API void *
 __mp_realloc (void *p, size_t n, const struct mp_site *site)
 {
-  return realloc_at (p, n, site, MP_RA);
+  return mp_realloc_at (p, n, site, MP_RA);
 }
 
-MP_API void *
-__mp_reallocarray (void *p, size_t nmemb, size_t size,
-                   const struct mp_site *site)
+void *
+mp_reallocarray_at (void *p, size_t nmemb, size_t size,
+                    const struct mp_site *site, const void *ra)
 {
   size_t n;
   if (__builtin_mul_overflow (nmemb, size, &n))
@@ -499,19 +631,102 @@ __mp_reallocarray (void *p, size_t nmemb, size_t size,
       errno = ENOMEM;
       return NULL;
     }
-  return realloc_at (p, n, site, MP_RA);
+  return mp_realloc_at (p, n, site, ra);
+}
+
+MP_API void *
+__mp_reallocarray (void *p, size_t nmemb, size_t size,
+                   const struct mp_site *site)
+{
+  return mp_reallocarray_at (p, nmemb, size, site, MP_RA);
+}
+
+/* malloc_usable_size of P as the program's own calls reach it: its
+   own, if it has one.  */
+static size_t
+program_usable (void *p)
+{
+#ifndef MP_ASAN
+  if ((void (*) (void)) &malloc_usable_size
+      != (void (*) (void)) &mp_interposed_malloc_usable_size)
+    return (malloc_usable_size) (p);
+#endif
+  return real_usable (p);
 }
 
 /* A program may use all the bytes malloc_usable_size reports (SQLite
    does): for our blocks that stops short of the tag.  */
-MP_API size_t
-__mp_malloc_usable_size (void *p)
+size_t
+mp_usable_size (void *p)
 {
   if (p == NULL)
     return 0;
+  if (MP_UNLIKELY (!tags))
+    return program_usable (p);
   size_t usable = usable_size (p);
   uint64_t tag;
   return tagged (p, usable, &tag) ? usable - TRAILER : usable;
+}
+
+MP_API size_t
+__mp_malloc_usable_size (void *p)
+{
+  return mp_usable_size (p);
+}
+
+void *
+mp_pvalloc_at (size_t n, const struct mp_site *site, const void *ra)
+{
+  size_t size = padded (n);
+  return count_alloc (site, size ? SYS (pvalloc, (size)) : NULL, n, ra);
+}
+
+/* ---- while the thread is quiet (alloc.h) ------------------------------
+
+   A library the runtime calls allocates and frees its own blocks,
+   which are not counted; but one of the program's blocks freed or
+   reallocated then is counted, at a site of the runtime's.  */
+
+static struct mp_site quiet_site = {
+  MP_SITE_ABI, 0, "<runtime>", "<runtime>", "free (a library's, quiet)", 0, 0,
+  MP_KIND_INTERNAL, 0, NULL
+};
+
+/* Whether P is one of our blocks, tagged.  */
+static int
+ours (void *p)
+{
+  uint64_t tag;
+  return tags && tagged (p, usable_size (p), &tag);
+}
+
+void
+mp_free_quiet (void *p)
+{
+  if (ours (p))
+    mp_free_at (p, &quiet_site);
+  else
+    free (p);
+}
+
+void *
+mp_realloc_quiet (void *p, size_t n)
+{
+  if (p != NULL && ours (p))
+    return mp_realloc_at (p, n, &quiet_site, MP_RA);
+  return realloc (p, n);
+}
+
+int
+mp_posix_memalign_quiet (void **out, size_t align, size_t n)
+{
+  if (!power_of_2 (align) || align % sizeof (void *) != 0)
+    return EINVAL;
+  void *p = memalign (align, n);
+  if (p == NULL)
+    return ENOMEM;
+  *out = p;
+  return 0;
 }
 
 /* Out-of-heap memory the program reports (memprof.h): malloc blocks of
@@ -529,7 +744,7 @@ MP_API void *
 mp_alloc_custom (size_t n)
 {
   size_t size = padded (n);
-  return count_alloc_as (&custom_alloc_site, size ? malloc (size) : NULL, n,
+  return count_alloc_as (&custom_alloc_site, size ? SYS (malloc, (size)) : NULL, n,
                          MP_SOURCE_CUSTOM, MP_RA);
 }
 
@@ -539,15 +754,16 @@ mp_free_custom (void *p)
   __mp_free (p, &custom_free_site);
 }
 
-/* A user allocator returned P, which no instrumented call inside it
-   allocated and which is not a GC block: count the call.  P may come from
-   anywhere (an arena, mmap), so its size is not read: it counts no bytes,
-   and since it carries no tag its free will be foreign.  */
+/* P may come from anywhere (an arena, mmap), so its size is not read:
+   it counts the bytes asked for, if known, but not as bytes in use.  */
 void
-mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site, void *p)
+mp_count_malloc_note (struct mp_thread *t, const struct mp_site *site, void *p,
+                      size_t n)
 {
   struct mp_site_counts *c = mp_counts (t, site);
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
   if (p == NULL)
     mp_add (&c->c[SC_NUM_ALLOCATE_FAILED], 1);
+  else
+    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
 }

@@ -206,6 +206,10 @@ struct mp_site_info
   const struct mp_inlined *inlined;
   struct mp_alloc_stats stats;          /* the per-call counters */
   double minor_words, major_words;      /* GC words allocated here */
+  int not_rewritten;       /* a call the plugin did not rewrite, caught by
+                              the runtime's own malloc family: FILE,
+                              LINE and FUNCTION are the calling
+                              address's, CALLEE the function called */
 };
 
 /* The global counters.  */
@@ -262,7 +266,11 @@ void mp_report (FILE *out);
    its metadata, as the block was young or not; GC_free and a GC_realloc
    that moves the block end it the same way.  These callbacks are
    postponed: they run at a later allocation of some thread, never twice,
-   one thread at a time, a block's in order (alloc, promote, dealloc).
+   one thread at a time, a block's in order (alloc, promote, dealloc),
+   and never inside Boehm's callbacks (GC_set_on_collection_event's, the
+   start callback, the heap resize one), which run holding Boehm's lock:
+   an allocation there leaves them, as it leaves finalisers and a
+   compaction, to the next allocation after.
 
    Each allocation comes with its call stack: every frame a debugger's
    backtrace shows at the allocating call, inlined frames included,
@@ -505,11 +513,17 @@ void mp_compact (void);
                      bytes (default 70000);
    incremental       Boehm's incremental (generational) marking: 0 or 1.
                      Boehm cannot switch it off once on, so setting 0 then
-                     fails.  Off by default: it made binary-trees slower.
+                     fails.  Boehm may refuse to switch it on
+                     (GC_DISABLE_INCREMENTAL in the environment, its leak
+                     detector, no way to track dirty pages): mp_get and
+                     mp_set start Boehm to ask it, and MEMPROF's
+                     incremental=1 is dropped with a warning.  Off by
+                     default: it made binary-trees slower.
 
    mp_get fills *C with the settings now.  mp_set (C) checks every field
    of *C, then applies them all and returns 0, or changes nothing and
-   returns -1 with errno EINVAL if one is out of range (or NULL).  */
+   returns -1 with errno EINVAL if one is out of range (or NULL), or
+   ENOTSUP if Boehm refuses incremental mode.  */
 struct mp_control
 {
   long minor_heap_size;
@@ -557,17 +571,30 @@ int mp_set (const struct mp_control *c);
    mp_finalise (FN, OBJ, DATA): FN (OBJ, DATA) runs once OBJ, the start of
    a GC block, has become unreachable; OBJ is alive again for the call,
    and stays so if FN stores it somewhere (a tracker then sees no death).
-   An object may have several; each runs once.  Those of objects found
-   unreachable by the same collection run in the reverse order of their
-   mp_finalise calls.  They run when Boehm runs finalisers (at an
-   allocation, or GC_invoke_finalizers), after the finaliser the program
-   registered with GC_register_finalizer before the first mp_finalise on
-   the object, if any; a GC_register_finalizer on the object after
-   mp_finalise replaces them, as it would replace any finaliser.  Unlike
-   OCaml's, they follow Boehm's ordered finalisation: an object that is
-   reachable from itself, or from another object with finalisers, waits
-   for that one (a cycle, for ever), whatever variant of
-   GC_register_finalizer the program's own finaliser was registered with.
+   An object may have several; each runs once.  As OCaml's, they have no
+   order: an object in a cycle, or reached from another finalisable
+   object, is finalised once no root reaches it, and whatever it reaches
+   stays valid while its calls run (Boehm's java finalisation, on by
+   default, does that; with GC_set_java_finalization (0) mp_finalise
+   warns, once).  Boehm prints no "Finalization cycle" for them.  Those
+   of objects found unreachable by the same collection run in the
+   reverse order of their mp_finalise calls, after the program's own
+   finalisers of those objects.  They run when Boehm runs finalisers (at
+   an allocation, or GC_invoke_finalizers); when a finaliser of the
+   program's that keeps an order (GC_register_finalizer's or
+   _ignore_self's, on the object in a cycle or on an object that
+   reaches it) holds the object back, at an allocation after the
+   collection that found it unreachable.
+
+   A finaliser the program registers on the object itself, with
+   GC_register_finalizer, _ignore_self, _no_order or _unreachable, keeps
+   its kind and runs as it would without mp_finalise calls, before or
+   after them: the plugin rewrites these calls so that they replace the
+   program's finaliser alone, give back the program's previous one, and
+   leave the mp_finalise calls in place.  One registered by code built
+   without the plugin is taken as GC_register_finalizer's kind, and its
+   own GC_register_finalizer calls replace the mp_finalise calls, as they
+   would any finaliser.
 
    mp_finalise_last (FN, OBJ, DATA): FN (DATA) runs after OBJ is gone for
    good, finalisers included, at a later allocation of some thread or at
@@ -811,6 +838,13 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
                         allocator statistics show the figures
      vm_frames=MODE     a language VM's frames (mp_set_frame_provider):
                         interleave (the default), instead, or off
+   The calls no rewritten site made:
+     interpose=B        1 (the default): the runtime's malloc family, C++
+                        operators and dlclose, in front of the C and C++
+                        libraries', count them at a site of their calling
+                        address (mp_site_info's not_rewritten); 0: they
+                        pass them on uncounted.  Under ASan, 0 whatever
+                        it says.
    The collector: each field of struct mp_control, by its long name or by
    OCaml's letter, with the same ranges:
      s  minor_heap_size          i  major_heap_increment

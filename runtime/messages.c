@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include "internal.h"
+#include "control.h"
 
 void
 mp_warn (const char *fmt, ...)

@@ -48,6 +48,7 @@
 #include "init.h"
 #include "output.h"
 #include "index.h"
+#include "sample.h"
 
 pid_t mp_start_pid;
 
@@ -297,7 +298,7 @@ stat_directory (const char *name, struct stat *st)
   const char *slash = strrchr (name, '/');
   if (slash == NULL)
     return stat (".", st);
-  char *dir = strndup (name, slash == name ? 1 : (size_t) (slash - name));
+  char *dir = mp_strndup (name, slash == name ? 1 : (size_t) (slash - name));
   int rc = dir ? stat (dir, st) : -1;
   free (dir);
   return rc;
@@ -375,6 +376,7 @@ void
 mp_report_at_exit (void)
 {
   mp_deliver (mp_self ());      /* postponed calls are not lost */
+  mp_quiet_begin ();            /* stdio's, zlib's, libdw's: not counted */
   struct sigaction ignore = { .sa_handler = SIG_IGN }, old;
   int ignoring = sigaction (SIGXFSZ, NULL, &old) == 0
                  && old.sa_handler == SIG_DFL && !(old.sa_flags & SA_SIGINFO)
@@ -385,4 +387,5 @@ mp_report_at_exit (void)
   write_json_forms ();
   if (ignoring)
     sigaction (SIGXFSZ, &old, NULL);
+  mp_quiet_end ();
 }

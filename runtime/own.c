@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "generations.h"
 #include "config.h"
+#include "sample.h"
 
 static _Atomic size_t in_use, peak;   /* bytes in the sampling tables */
 static atomic_int exhausted;          /* 1 once sampling has stopped */

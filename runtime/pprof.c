@@ -12,7 +12,11 @@
      profile record's estimates, already scaled up from the samples (so
      pprof shows them as they are), rounded.  period_type space/bytes and
      period, the mean bytes between samples (8 / rate), say how they were
-     sampled.  A Sample's label `kind' is its blocks' kind.
+     sampled: at the rate every sample was taken at, which may be the
+     program's (mp_memprof_start), not MEMPROF's; 0, unknown, when they
+     were taken at several.  A Sample's label `kind' is its blocks' kind,
+     its numeric label sampling_period (bytes) the period of its samples,
+     or two, the shortest and the longest.
    - Location: one per distinct return address, with the mapping it
      falls in; its Lines are the address's frames, innermost first: the
      inlined functions, then the function they were inlined into, as
@@ -209,6 +213,13 @@ rounded (double v)
   return v > 0.5 ? (uint64_t) (v + 0.5) : 0;
 }
 
+/* The mean bytes between samples at RATE; 0 for none.  */
+static uint64_t
+period (double rate)
+{
+  return rate > 0 ? rounded (sizeof (void *) / rate) : 0;
+}
+
 static void
 sample (struct pprof *p, const struct mp_profile_row *r,
         struct mp_locations *t)
@@ -224,6 +235,13 @@ sample (struct pprof *p, const struct mp_profile_row *r,
   field_varint (&p->sub, 1, string_id (p, "kind"));
   field_varint (&p->sub, 2, string_id (p, mp_source_name (r->source)));
   field_message (&p->msg, 3, &p->sub);
+  for (int end = 0; end < 1 + (r->rate_max != r->rate_min); end++)
+    {
+      field_varint (&p->sub, 1, string_id (p, "sampling_period"));
+      field_varint (&p->sub, 3, period (end ? r->rate_min : r->rate_max));
+      field_varint (&p->sub, 4, string_id (p, "bytes"));
+      field_message (&p->msg, 3, &p->sub);
+    }
   field_message (&p->out, 2, &p->msg);
 }
 
@@ -271,11 +289,11 @@ static char *
 object_path (const struct dl_phdr_info *info)
 {
   if (info->dlpi_name && info->dlpi_name[0])
-    return strdup (info->dlpi_name);
+    return mp_strdup (info->dlpi_name);
   char path[4096];
   ssize_t n = readlink ("/proc/self/exe", path, sizeof path - 1);
   path[n > 0 ? n : 0] = '\0';
-  return strdup (path);
+  return mp_strdup (path);
 }
 
 static int
@@ -367,9 +385,11 @@ write_functions (struct pprof *p)
 }
 
 /* The rest of the Profile after the samples: mappings, locations,
-   functions, strings, and the scalars.  */
+   functions, strings, and the scalars; the samples were taken at rates
+   MIN to MAX.  */
 static void
-write_tables (struct pprof *p, const struct mp_locations *t)
+write_tables (struct pprof *p, const struct mp_locations *t, double min,
+              double max)
 {
   struct mappings ms = { NULL, 0, 0 };
   dl_iterate_phdr (add_mapping, &ms);
@@ -378,9 +398,12 @@ write_tables (struct pprof *p, const struct mp_locations *t)
   write_functions (p);
   struct timespec now;
   clock_gettime (CLOCK_REALTIME, &now);
-  double rate = mp_config.sampling_rate;
-  char comment[64];
-  snprintf (comment, sizeof comment, "memprof: sampling rate %g", rate);
+  char comment[80];
+  if (min == max)
+    snprintf (comment, sizeof comment, "memprof: sampling rate %g", min);
+  else
+    snprintf (comment, sizeof comment, "memprof: sampling rates %g to %g",
+              min, max);
   uint64_t ids[] = { string_id (p, "space"), string_id (p, "bytes"),
                      string_id (p, comment), string_id (p, "inuse_space") };
   for (size_t i = 0; i < p->n_strings; i++)
@@ -391,7 +414,7 @@ write_tables (struct pprof *p, const struct mp_locations *t)
   field_varint (&p->sub, 1, ids[0]);
   field_varint (&p->sub, 2, ids[1]);
   field_message (&p->out, 11, &p->sub);
-  field_varint (&p->out, 12, rate > 0 ? rounded (sizeof (void *) / rate) : 0);
+  field_varint (&p->out, 12, min == max ? period (min) : 0);
   field_varint (&p->out, 13, ids[2]);
   field_varint (&p->out, 14, ids[3]);
   for (size_t i = 0; i < ms.n; i++)
@@ -461,6 +484,8 @@ mp_write_pprof (FILE *out)
   size_t n;
   mp_tracked_deliver (mp_self ());      /* deaths found, not yet told */
   struct mp_profile_row *rows = mp_profile_rows (&n, &min, &max);
+  if (max == 0)
+    min = max = mp_config.sampling_rate;        /* no sample yet */
   struct pprof p;
   memset (&p, 0, sizeof p);
   struct mp_locations t = { 0 };
@@ -473,7 +498,7 @@ mp_write_pprof (FILE *out)
   for (size_t i = 0; rows && !p.out.failed && i < n; i++)
     sample (&p, &rows[i], &t);
   if (!p.out.failed)
-    write_tables (&p, &t);
+    write_tables (&p, &t, min, max);
   int rc = rows == NULL || p.out.failed ? -1 : gzip_to (out, p.out.p, p.out.n);
   mp_profile_rows_free (rows, n);
   mp_locations_free (&t);

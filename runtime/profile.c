@@ -27,9 +27,11 @@
 #include <string.h>
 #include "guest.h"
 #include "internal.h"
+#include "callstack.h"
+#include "fork.h"
+#include "profile.h"
 #include "output.h"
 #include "symbols.h"
-#include "profile.h"
 #include "index.h"
 
 struct mp_profile_stack
@@ -38,6 +40,7 @@ struct mp_profile_stack
   uint64_t hash;
   struct mp_profile_values v;
   enum mp_source source;        /* with the stack, the key */
+  double rate_min, rate_max;    /* the rates its samples were taken at */
   size_t n_ras;
   uintptr_t ras[];
 };
@@ -94,6 +97,7 @@ find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
     return NULL;
   s->hash = h;
   s->source = source;
+  s->rate_min = s->rate_max = 0;
   s->n_ras = n;
   memcpy (s->ras, ras, n * sizeof *ras);
   s->next = *head;
@@ -124,6 +128,10 @@ mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
       s->v.live += smp->est.data;
       s->v.young += smp->young ? smp->est.data : 0;
       s->v.samples += smp->n_samples;
+      if (s->rate_min == 0 || smp->rate < s->rate_min)
+        s->rate_min = smp->rate;
+      if (smp->rate > s->rate_max)
+        s->rate_max = smp->rate;
       if (rate_min == 0 || smp->rate < rate_min)
         rate_min = smp->rate;
       if (smp->rate > rate_max)
@@ -183,7 +191,8 @@ mp_profile_rows (size_t *n, double *min, double *max)
   for (size_t i = 0; rows && i < table_size; i++)
     for (struct mp_profile_stack *s = table[i]; s; s = s->next)
       rows[(*n)++] = (struct mp_profile_row) { s->ras, s->n_ras, 0,
-                                               s->source, s->v };
+                                               s->source, s->v, s->rate_min,
+                                               s->rate_max };
   *min = rate_min;
   *max = rate_max;
   mp_collector_unlock (&lock);

@@ -1,15 +1,11 @@
-/* profile.h -- the report's own profile: the samples added up by call
-   stack and kind (profile.c).  */
+/* profile.h -- the report's own profile of the samples (profile.c):
+   what each call stack allocated, and what became of it.  */
 
 #ifndef MEMPROF_PROFILE_H
 #define MEMPROF_PROFILE_H
 
-#include <stdint.h>
-#include <stdio.h>
-#include "memprof.h"
-
-struct mp_profile_stack;
-struct mp_sampled;
+#include "fork.h"
+#include "internal.h"
 
 /* The estimates of one call stack (and kind) of the report's profile.  */
 struct mp_profile_values
@@ -32,6 +28,7 @@ struct mp_profile_row
                                    frames arranged among the C ones */
   enum mp_source source;
   struct mp_profile_values v;
+  double rate_min, rate_max;    /* the rates its samples were taken at */
 };
 
 struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
@@ -50,5 +47,7 @@ void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
    them), for guest.c.  */
 uintptr_t *mp_profile_guest_words (size_t *n);
 void mp_profile_report (FILE *out, size_t top);
+
+void mp_profile_fork (enum mp_fork_step step);
 
 #endif

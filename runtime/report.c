@@ -12,11 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <inttypes.h>
 #include "guest.h"
 #include "internal.h"
+#include "sites.h"
 #include "config.h"
-#include "generations.h"
+#include "foreign.h"
+#include "interpose.h"
+#include "libc.h"
+#include "control.h"
 #include "profile.h"
+#include "generations.h"
 #include "space.h"
 #include "report.h"
 
@@ -64,10 +70,12 @@ row_value (const struct row *r, int i)
   return r->c[index];
 }
 
-/* Every site that has run, with its sums; *N gets the count.  */
+/* Every site that has run, with its sums; *N gets the count.  The
+   sites of the calls no rewritten site made are named first.  */
 static struct row *
 snapshot (size_t *n)
 {
+  mp_foreign_name_all ();
   unsigned count = mp_site_count ();
   struct row *rows = calloc (count + 1, sizeof *rows);
   *n = 0;
@@ -165,6 +173,7 @@ fill_info (const struct row *r, struct mp_site_info *info)
   stats_of (r->c, &info->stats);
   info->minor_words = (double) r->c[SC_MINOR_WORDS];
   info->major_words = (double) r->c[SC_MAJOR_WORDS];
+  info->not_rewritten = s->kind == MP_KIND_FOREIGN;
 }
 
 MP_API int
@@ -338,7 +347,8 @@ mp_sites_by_size (struct mp_site_info **infos, size_t *n)
 static void
 print_site_origin (FILE *out, const struct mp_site *s)
 {
-  fprintf (out, "  %s in %s", s->callee, s->function);
+  fprintf (out, "  %s%s in %s", s->callee,
+           s->kind == MP_KIND_FOREIGN ? " (not rewritten)" : "", s->function);
   for (unsigned i = 0; i < s->n_inlined; i++)
     fprintf (out, "%s%s at %s:%u", i ? ", " : " (inlined: ",
              s->inlined[i].function, s->inlined[i].file, s->inlined[i].line);
@@ -362,6 +372,23 @@ report_sites (FILE *out)
       fputc ('\n', out);
     }
   free (rows);
+}
+
+/* Where the counts came from: how many were calls no rewritten site
+   made, which the runtime's own malloc family caught (interpose.c).  */
+static void
+report_not_rewritten (FILE *out)
+{
+  uint64_t blocks, bytes, callers;
+  const char *off = mp_interpose_off_reason ();
+  if (off != NULL)
+    {
+      fprintf (out, "not rewritten: not counted (%s)\n", off);
+      return;
+    }
+  mp_foreign_totals (&blocks, &bytes, &callers);
+  fprintf (out, "not rewritten: %" PRIu64 " blocks, %" PRIu64 " bytes, from %"
+           PRIu64 " callers\n", blocks, bytes, callers);
 }
 
 /* The stat record as OCaml prints it at exit under v=0x400; a program
@@ -389,6 +416,7 @@ report_stat (FILE *out)
 MP_API void
 mp_report (FILE *out)
 {
+  mp_quiet_begin ();            /* qsort's, libdw's: not counted */
   unsigned sections = mp_config.sections;
   fprintf (out, "==== memprof report, pid %ld ====\n", (long) getpid ());
   if ((sections & MP_SECTION_STAT)
@@ -398,6 +426,7 @@ mp_report (FILE *out)
     {
       fprintf (out, "== allocator statistics ==\n");
       mp_report_statistics (out);
+      report_not_rewritten (out);
       mp_own_report (out);
     }
   if (sections & MP_SECTION_SITES)

@@ -42,8 +42,11 @@
 #include "callstack.h"
 #include "guest.h"
 #include "generations.h"
+#include "finalise.h"
 #include "config.h"
 #include "init.h"
+#include "fork.h"
+#include "sample.h"
 #include "profile.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
@@ -180,11 +183,13 @@ mp_sample_rate (void)
 
 /* Run what the collector found due: tracker callbacks, finalisers,
    finalise_last calls, alarms, a compaction.  Not inside a tracker
-   callback; the program's errno comes out as it went in.  */
+   callback, nor inside Boehm's callbacks (an allocation of the
+   program's there), which hold Boehm's lock; the program's errno comes
+   out as it went in.  */
 void
 mp_deliver (struct mp_thread *t)
 {
-  if (t->in_callback)
+  if (t->in_callback || mp_hooks_busy ())
     return;
   int saved = errno;
   mp_tracked_deliver (t);
@@ -261,7 +266,7 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
   int tracked = sample_block (t, left, words, block, source, ra, usable);
   if (!mp_young_budget_seen (t))
     mp_young_budget_check (t);
-  if (MP_UNLIKELY (t->young.minor_due))
+  if (MP_UNLIKELY (t->young.minor_due) && !mp_hooks_busy ())
     {
       t->young.minor_due = 0;
       mp_collect_minor ();

@@ -56,6 +56,12 @@ enum mp_site_kind
   /* memprof.h's VM interface: mp_vm_allocated, the sites a VM makes
      for its generated code and for its guest language's procedures.  */
   MP_KIND_VM_ALLOCATED, MP_KIND_VM_CODE, MP_KIND_VM_GUEST,
+  /* An allocation no rewritten call made: the runtime's interposed
+     malloc family (interpose.c), a site per calling address.  */
+  MP_KIND_FOREIGN,
+  /* C++'s operator new and delete, in all their forms (cxx.c).  */
+  MP_KIND_CXX_NEW, MP_KIND_CXX_NEW_ARRAY, MP_KIND_CXX_DELETE,
+  MP_KIND_CXX_DELETE_ARRAY,
   MP_KIND_COUNT
 };
 

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "fork.h"
+#include "sites.h"
 
 /* Charged for descriptors of another ABI and for sites past the slots
    that the records reserve.  */
@@ -31,8 +33,9 @@ struct mp_site mp_unknown_site = {
 
 /* The numbered sites: table[id] for id in 1..count.  Guarded by
    table_lock for writers; readers load `count` with acquire and may then
-   read table[1..count] without the lock, since entries never change and
-   the array is only replaced with its old copy kept (see grow_table).  */
+   read table[1..count] without the lock, since an entry only changes to
+   a copy of the same descriptor (mp_sites_unloading) and the array is
+   only replaced with its old copy kept (see grow_table).  */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 static const struct mp_site *_Atomic *table;
 static _Atomic unsigned count;
@@ -91,6 +94,69 @@ grow_table (void)
                          memory_order_release);
   capacity = cap;
   return 0;
+}
+
+/* The length of S with its nul, 0 for NULL.  */
+static size_t
+size_of (const char *s)
+{
+  return s ? strlen (s) + 1 : 0;
+}
+
+/* S copied to *AT, which moves past it.  */
+static const char *
+copy_at (char **at, const char *s)
+{
+  if (s == NULL)
+    return NULL;
+  size_t n = strlen (s) + 1;
+  char *copy = memcpy (*at, s, n);
+  *at += n;
+  return copy;
+}
+
+/* A copy of SITE in the runtime's memory, its strings and inline
+   frames with it; SITE itself without the memory.  */
+static const struct mp_site *
+copy_site (const struct mp_site *site)
+{
+  size_t n = sizeof *site + site->n_inlined * sizeof *site->inlined
+             + size_of (site->file) + size_of (site->function)
+             + size_of (site->callee);
+  for (unsigned i = 0; i < site->n_inlined; i++)
+    n += size_of (site->inlined[i].function) + size_of (site->inlined[i].file);
+  struct mp_site *copy = malloc (n);
+  if (copy == NULL)
+    return site;
+  struct mp_inline_frame *frames = (struct mp_inline_frame *) (copy + 1);
+  char *at = (char *) (frames + site->n_inlined);
+  *copy = *site;
+  copy->file = copy_at (&at, site->file);
+  copy->function = copy_at (&at, site->function);
+  copy->callee = copy_at (&at, site->callee);
+  for (unsigned i = 0; i < site->n_inlined; i++)
+    {
+      frames[i] = site->inlined[i];
+      frames[i].function = copy_at (&at, site->inlined[i].function);
+      frames[i].file = copy_at (&at, site->inlined[i].file);
+    }
+  copy->inlined = site->n_inlined ? frames : NULL;
+  return copy;
+}
+
+void
+mp_sites_unloading (uintptr_t lo, uintptr_t hi)
+{
+  pthread_mutex_lock (&table_lock);
+  unsigned n = atomic_load_explicit (&count, memory_order_relaxed);
+  for (unsigned id = 1; id <= n; id++)
+    {
+      const struct mp_site *site = table[id];
+      if ((uintptr_t) site >= lo && (uintptr_t) site < hi)
+        atomic_store_explicit (&table[id], copy_site (site),
+                               memory_order_release);
+    }
+  pthread_mutex_unlock (&table_lock);
 }
 
 /* Number SITE; 0 if the table is full.  The first number made is 1, for

@@ -22,6 +22,7 @@
 #include "profile.h"
 #include "index.h"
 #include "space.h"
+#include "sample.h"
 
 struct function
 {
@@ -174,7 +175,10 @@ mp_space_profile_foreach (int (*fn) (const struct mp_space_profile *, void *),
       return -1;
     }
   mp_tracked_deliver (mp_self ());      /* deaths found, not yet told */
-  if (mp_space_profiles (&all, &n) != 0)
+  mp_quiet_begin ();            /* qsort's: not counted */
+  int failed = mp_space_profiles (&all, &n) != 0;
+  mp_quiet_end ();
+  if (failed)
     {
       errno = ENOMEM;
       return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stddef.h>
 #include "internal.h"
+#include "sites.h"
 #include "guest.h"
 #include "generations.h"
 

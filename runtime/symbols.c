@@ -41,6 +41,8 @@
 #include "internal.h"
 #include "symbols.h"
 #include "index.h"
+#include "fork.h"
+#include "sites.h"
 
 /* One address's frames, as asked for: with positions if LINES.  */
 struct symbolised
@@ -161,6 +163,23 @@ same_ra (size_t item, void *ctx)
   return cached[item]->ra == sought;
 }
 
+/* C++'s demangler, in the C++ library, if the process has one.  */
+extern char *__cxa_demangle (const char *name, char *buf, size_t *n,
+                             int *status) __attribute__ ((weak));
+
+/* NAME, demangled if it is a C++ symbol (the symbol table's names are;
+   DWARF's are not): a string of its own, which lives as long as the
+   frames cache.  */
+static const char *
+demangled (const char *name)
+{
+  if (strncmp (name, "_Z", 2) != 0 || __cxa_demangle == NULL)
+    return name;
+  int status;
+  char *d = __cxa_demangle (name, NULL, NULL, &status);
+  return d != NULL ? d : name;
+}
+
 /* Up to MAX frames of return address RA (looked up at RA - 1, inside
    the call) into OUT, as WANT says; 0 if its module is unknown.  */
 static size_t
@@ -192,6 +211,8 @@ lookup (uintptr_t ra, enum mp_symbols want)
     return NULL;
   struct mp_frame frames[64];
   size_t n = frames_of (ra, want, frames, 64);
+  for (size_t i = 0; i < n; i++)
+    frames[i].function = demangled (frames[i].function);
   struct symbolised *s = malloc (sizeof *s + (n ? n : 1) * sizeof *frames);
   if (s == NULL)
     return NULL;
@@ -232,9 +253,11 @@ mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
       *frames = mp_guest_frame (ra);
       return *frames != NULL;
     }
+  mp_quiet_begin ();             /* libdw's allocations are ours */
   pthread_mutex_lock (&lock);
   struct symbolised *s = lookup (ra, want);
   pthread_mutex_unlock (&lock);
+  mp_quiet_end ();
   *frames = s ? s->frames : &unknown;
   return s ? s->n : 1;
 }
@@ -253,6 +276,38 @@ mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
         out[n++] = frames[j];
     }
   return n;
+}
+
+/* Whether module M's own file holds its DWARF: not a system library,
+   stripped with a .gnu_debuglink to its debugging information apart.  */
+static int
+own_dwarf (Dwfl_Module *m)
+{
+  GElf_Addr bias;
+  GElf_Word crc;
+  Elf *elf = mp_dw.dwfl_module_getelf (m, &bias);
+  return elf != NULL && mp_dw.dwelf_elf_gnu_debuglink (elf, &crc) == NULL;
+}
+
+struct mp_frame
+mp_symbolise_caller (uintptr_t ra)
+{
+  mp_quiet_begin ();
+  pthread_mutex_lock (&lock);
+  Dwfl_Module *m = module_of (ra - 1);
+  int whole = m != NULL && own_dwarf (m);
+  const char *name = m != NULL && !whole
+                     ? mp_dw.dwfl_module_addrname (m, ra - 1) : NULL;
+  struct mp_frame f = { demangled (name ? name : "??"), NULL, 0, 0 };
+  pthread_mutex_unlock (&lock);
+  mp_quiet_end ();
+  if (whole)
+    {
+      const struct mp_frame *frames;
+      mp_symbolise_one (ra, MP_SYMBOLS_LINES, &frames);
+      f = frames[0];
+    }
+  return f;
 }
 
 /* See fork.c.  */

@@ -28,5 +28,11 @@ size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
    cut at callstack_size.  */
 size_t mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
                          const struct mp_frame **frames);
+/* The frame of the function whose code returns to RA, to name a call:
+   with its file and line where the module carries its own DWARF (a
+   program, a library built with -g), else (a system library, stripped
+   with a .gnu_debuglink) the symbol table's function alone.  A system library's separate debugging information, which
+   costs as much to read as the rest of a report, is not read for it.  */
+struct mp_frame mp_symbolise_caller (uintptr_t ra);
 
 #endif

@@ -12,6 +12,7 @@
 #include "internal.h"
 #include "generations.h"
 #include "init.h"
+#include "sample.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -18,6 +18,7 @@
 #include <time.h>
 #include "internal.h"
 #include "generations.h"
+#include "fork.h"
 
 #define GC_THREADS
 #include <gc.h>

@@ -39,6 +39,8 @@
 #include <pthread.h>
 #include "internal.h"
 #include "generations.h"
+#include "fork.h"
+#include "sample.h"
 #include "profile.h"
 
 #define GC_THREADS

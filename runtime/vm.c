@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "boehm.h"
+#include "libc.h"
 #include "entry.h"
 
 #define GC_THREADS
@@ -68,7 +69,7 @@ count (struct mp_thread *t, const struct mp_site *site, void *obj,
         mp_warn ("mp_vm_allocated: %p is not the start of a GC block of %zu "
                  "words, or %d not a GC kind: counted as a call, not as a "
                  "block", obj, words, (int) kind);
-      mp_count_malloc_note (t, site, obj);
+      mp_count_malloc_note (t, site, obj, 0);
       return;
     }
   mp_count_gc (t, site, obj, words * sizeof (void *), obj ? GC_size (obj) : 0,

@@ -1,8 +1,9 @@
 #!/bin/sh
 # check-real.sh TOP -- memprof on real programs, from Debian's sources.
 #
-# Each program is built twice from the same source tree, plain and with
-# the plugin and the runtime.  Both builds run the program's own test
+# Each program is built twice from the same source tree, plain (CC=gcc)
+# and with CC=memprof-gcc, the build tree's wrapper, alone: no LIBS, no
+# flags but the plugin's options some programs need.  Both builds run the program's own test
 # suite or a workload and must print the same, once the paths of their
 # build trees are made alike; the memprof build must also leave complete
 # reports with sites in the program's own files.
@@ -33,22 +34,19 @@ LIMIT=1200                      # seconds for one build's tests: a hang fails
 PKGS="dpkg-dev autoconf automake libtool bison flex tcl locales libgc-dev
 libncurses-dev libssl-dev zlib1g-dev libonig-dev libmpfr-dev libreadline-dev"
 
-# The shared runtime: one copy for a program and the modules it loads.
-# --no-as-needed keeps it for the archives a package links after LIBS
-# (w3m's libindep.a), which --as-needed, Debian's default, would drop.
-MP_CC="gcc -fplugin=$TOP/plugin/memprof.so"
-MP_LIBS="-L$TOP/runtime -Wl,-rpath,$TOP/runtime"
-MP_LIBS="$MP_LIBS -Wl,--push-state,--no-as-needed -lmemprof -Wl,--pop-state"
-MP_LIBS="$MP_LIBS -lgc -lpthread -ldl -lm"
+# The wrapper links its default runtime, the shared one: one copy for a
+# program and the modules it loads (gawk's extensions), kept for the
+# archives a package links after LIBS (w3m's libindep.a).
+MP_CC=$TOP/build/bin/memprof-gcc
 
 # Each program P has P_source (print the source tree), P_build and P_run
-# (in a copy of it, with CC, LIBS, JOBS), P_filter (stdin to stdout: what
+# (in a copy of it, with CC and JOBS), P_filter (stdin to stdout: what
 # may differ between runs), P_sites (a regexp for the report's site
 # lines) and, optionally, P_plugin (more options for the plugin).
 
 w3m_source() { debsrc_fetch w3m "$WORK/src"; }
 w3m_build() {
-    ./configure --disable-image --with-termlib=ncurses CC="$CC" LIBS="$LIBS" &&
+    ./configure --disable-image --with-termlib=ncurses CC="$CC" &&
         make -j"$JOBS"
 }
 w3m_run() {
@@ -78,7 +76,7 @@ jq_plugin() {
 }
 jq_build() {
     ./configure --disable-shared --disable-valgrind --disable-docs \
-        --disable-maintainer-mode CC="$CC" LIBS="$LIBS" && make -j"$JOBS"
+        --disable-maintainer-mode CC="$CC" && make -j"$JOBS"
 }
 jq_run() {
     NO_VALGRIND=1 make check
@@ -102,7 +100,7 @@ gawk_source() {
 }
 gawk_plugin() { echo "-fplugin-arg-memprof-allocator=pma_malloc:malloc,pma_calloc:malloc"; }
 gawk_build() {
-    ./configure CC="$CC" LIBS="$LIBS" || return
+    ./configure CC="$CC" || return
     # Debian's source lacks the manual's sources: as in debian/rules.
     for f in gawktexi.in sidebar.awk gawk.texi gawk.info gawkinet.texi \
              gawkinet.info gawkworkflow.texi gawkworkflow.info pm-gawk.texi \
@@ -132,8 +130,8 @@ sqlite3_build() {
     # shellcheck disable=SC2086
     $CC $f -c sqlite3.c && $CC $f -c speedtest1.c &&
         $CC -O2 -g -c shell.c &&
-        $CC -o speedtest1 speedtest1.o sqlite3.o $LIBS -lpthread -ldl -lm &&
-        $CC -o sqlite3 shell.o sqlite3.o $LIBS -lpthread -ldl -lm
+        $CC -o speedtest1 speedtest1.o sqlite3.o -lpthread -ldl -lm &&
+        $CC -o sqlite3 shell.o sqlite3.o -lpthread -ldl -lm
 }
 sqlite3_run() {
     ./speedtest1 --memdb --verify --size 40 --testset main,cte,orm,fp &&
@@ -212,21 +210,21 @@ setup() {
         { echo "check-real: cannot install$missing: see $WORK/apt.log" >&2; return 1; }
 }
 
-# variant P NAME CC LIBS: build P in $WORK/P/NAME from $SRC and run its
-# tests there, reports to $WORK/P/NAME.reports; the filtered output,
-# paths made alike, in $WORK/P/NAME.out.
+# variant P NAME CC: build P in $WORK/P/NAME from $SRC and run its tests
+# there, reports to $WORK/P/NAME.reports; the filtered output, paths and
+# compilers made alike, in $WORK/P/NAME.out.
 variant() {
     d=$WORK/$1/$2
     rm -rf "$d" "$d.reports" "$d.home" && mkdir -p "$d.reports" &&
         cp -a "$SRC/." "$d" || return 1
-    (cd "$d" && CC=$3 && LIBS=$4 && "$1_build") > "$d.build.log" 2>&1 ||
+    (cd "$d" && CC=$3 && "$1_build") > "$d.build.log" 2>&1 ||
         { echo "$2 build failed: see $d.build.log"; return 1; }
     (cd "$d" && HOME=$d.home MEMPROF=report=$d.reports/%p.report &&
         export HOME MEMPROF && timeout "$LIMIT" sh "$TOP/scripts/check-real.sh" \
             "$TOP" --run "$1") > "$d.log" 2>&1
     echo "exit status $?" >> "$d.log"
     sed -e "s|$d|BUILD|g" \
-        -e 's|gcc -fplugin=[^ ]*\( -fplugin-arg-[^ ]*\)*|gcc|g' "$d.log" |
+        -e 's|[^ ]*/memprof-gcc\( -fplugin-arg-[^ ]*\)*|gcc|g' "$d.log" |
         "$1_filter" > "$d.out"
 }
 
@@ -238,8 +236,8 @@ check() {
     mkdir -p "$WORK/$p"
     plugin=
     command -v "${p}_plugin" > /dev/null && plugin=" $("${p}_plugin")"
-    if ! why=$(variant "$p" plain gcc "") ||
-       ! why=$(variant "$p" memprof "$MP_CC$plugin" "$MP_LIBS"); then
+    if ! why=$(variant "$p" plain gcc) ||
+       ! why=$(variant "$p" memprof "$MP_CC$plugin"); then
         echo "FAIL: $p: $why"
         return 1
     fi
@@ -277,8 +275,7 @@ check() {
     echo "PASS: $p (same output; $n reports${note:+; $note})"
 }
 
-if [ ! -f "$TOP/plugin/memprof.so" ] || [ ! -f "$TOP/runtime/libmemprof.so" ]
-then
+if [ ! -x "$MP_CC" ]; then
     echo "check-real: build memprof first (make)" >&2
     exit 1
 fi

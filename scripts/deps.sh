@@ -2,7 +2,9 @@
 # deps.sh [check|fuzz] -- install the Debian packages memprof needs to
 # build (and, with `check', to run the testsuite: Chromium renders the
 # HTML report, jq reads the JSON report the page is checked against,
-# go's pprof reads the pprof profile; with `fuzz', only
+# go's pprof reads the pprof profile, valgrind's DHAT counts the
+# allocations memprof's totals must equal, autoconf and cmake build the
+# compiler wrappers' test projects; with `fuzz', only
 # what `make fuzz' needs: clang-$FUZZ_LLVM and its libFuzzer).  Prints
 # nothing and exits 0 when everything is there.  As root it runs
 # apt-get; otherwise it prints the command to run and exits 1.
@@ -25,7 +27,7 @@ case ${1:-} in
         llvm=${FUZZ_LLVM:-14}
         pkgs="clang-$llvm libclang-rt-$llvm-dev" ;;
     check)
-        pkgs="$(build_packages) chromium jq golang-go" ;;
+        pkgs="$(build_packages) chromium jq golang-go valgrind autoconf cmake" ;;
     *)
         pkgs=$(build_packages) ;;
 esac

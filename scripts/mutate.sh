@@ -118,9 +118,15 @@ mkdir -p "$SRC" || die "cannot make $SRC"
 parse "$@" >"$MUTATIONS"
 [ -s "$MUTATIONS" ] || die "no mutation to make${*:+ named $*}"
 
-# The copy: the working tree's tracked files.
-rev=$(git -C "$TOP" stash create 2>/dev/null)
-git -C "$TOP" archive "${rev:-HEAD}" | tar -x -C "$SRC" ||
+# The copy: the working tree's tracked files, through an index of our
+# own, so that files only added with -N come with their contents (git
+# stash create gives up on them).
+index=$(git -C "$TOP" rev-parse --path-format=absolute --git-path index)
+cp "$index" "$WORK/index" || die "cannot copy $index"
+tree=$(GIT_INDEX_FILE=$WORK/index git -C "$TOP" add -u &&
+       GIT_INDEX_FILE=$WORK/index git -C "$TOP" write-tree) ||
+    die "cannot record the working tree"
+git -C "$TOP" archive "$tree" | tar -x -C "$SRC" ||
     die "cannot copy the tree to $SRC"
 
 echo "mutate: building in $SRC"

@@ -5,12 +5,15 @@
    the parent can check that it counts nothing there.  mpt_wait_child
    waits for a child by a clock, and kills one that hangs;
    mpt_child_run counts in a child, and mpt_fork_child forks one that
-   does.  */
+   does.  mpt_spawning_start starts threads that start short-lived
+   threads meanwhile, until mpt_spawning_stop.  */
 
 #ifndef MPFORK_H
 #define MPFORK_H
 
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -85,6 +88,57 @@ mpt_fork_child (int n, double seconds)
   if (pid == 0)
     mpt_child_run (n);
   return pid < 0 ? 1 : mpt_wait_child (pid, seconds);
+}
+
+/* Threads that each start short-lived threads running FN, one after
+   the other, until stopped (mpt_spawning_start, mpt_spawning_stop).  */
+struct mpt_spawning
+{
+  void *(*fn) (void *);
+  atomic_int stop;
+  atomic_long started;          /* threads started and joined */
+  int n;
+  pthread_t spawners[8];
+};
+
+static void *
+mpt_spawner (void *arg)
+{
+  struct mpt_spawning *s = arg;
+  while (!atomic_load (&s->stop))
+    {
+      pthread_t t;
+      if (pthread_create (&t, NULL, s->fn, NULL) == 0)
+        {
+          pthread_join (t, NULL);
+          atomic_fetch_add (&s->started, 1);
+        }
+    }
+  return NULL;
+}
+
+/* Start N spawners (at most 8) of threads running FN; 0 if all
+   started.  */
+static __attribute__ ((unused)) int
+mpt_spawning_start (struct mpt_spawning *s, int n, void *(*fn) (void *))
+{
+  s->fn = fn;
+  atomic_store (&s->stop, 0);
+  atomic_store (&s->started, 0);
+  for (s->n = 0; s->n < n && s->n < 8; s->n++)
+    if (pthread_create (&s->spawners[s->n], NULL, mpt_spawner, s) != 0)
+      break;
+  return s->n == n ? 0 : -1;
+}
+
+/* Stop them; how many threads they started.  */
+static __attribute__ ((unused)) long
+mpt_spawning_stop (struct mpt_spawning *s)
+{
+  atomic_store (&s->stop, 1);
+  for (int i = 0; i < s->n; i++)
+    pthread_join (s->spawners[i], NULL);
+  return atomic_load (&s->started);
 }
 
 #endif

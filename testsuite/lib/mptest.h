@@ -146,6 +146,35 @@ mpt_check_site (const char *file, unsigned line, const char *callee,
     fprintf (stderr, "  (after the checks of line %u)\n", line);
 }
 
+/* The sites at LINE made COUNT allocations, all successful, of BYTES in
+   all (CHECK_ALLOCS), or freed COUNT blocks of BYTES (CHECK_FREES); the
+   words are not checked, for blocks off the GC heap have none.  */
+#define CHECK_ALLOCS(line, count, bytes) \
+  mpt_check_counts (__FILE__, (line), 0, (count), (bytes))
+#define CHECK_FREES(line, count, bytes) \
+  mpt_check_counts (__FILE__, (line), 1, (count), (bytes))
+
+static __attribute__ ((unused)) void
+mpt_check_counts (const char *file, unsigned line, int frees,
+                  unsigned long count, unsigned long bytes)
+{
+  struct mpt_site s = mpt_site_at (file, line);
+  int before = mpt_failures;
+  if (frees)
+    {
+      CHECK_EQ (s.s.numDeallocate, count);
+      CHECK_EQ (s.s.bytesContracted, bytes);
+    }
+  else
+    {
+      CHECK_EQ (s.s.numAllocate, count);
+      CHECK_EQ (s.s.numAllocateOK, count);
+      CHECK_EQ (s.s.bytesAllocated, bytes);
+    }
+  if (mpt_failures != before)
+    fprintf (stderr, "  (after the checks of line %u)\n", line);
+}
+
 /* Define mpt_on_minor and mpt_on_major, allocation callbacks that call
    FN (allocation, young), for trackers that tell the heaps apart by a
    flag.  */
@@ -198,6 +227,21 @@ collect (void)
 {
   clear_stack ();
   GC_gcollect ();
+}
+
+/* TIMES such collections, each with the finalisers it found, and an
+   allocation that delivers what fell due (memprof's finalisers held
+   back, finalise_last calls, alarms).  */
+static __attribute__ ((noinline, unused)) void
+mpt_collect_deliver (int times)
+{
+  for (int i = 0; i < times; i++)
+    {
+      collect ();
+      GC_invoke_finalizers ();
+      void *volatile p = malloc (8);
+      free (p);
+    }
 }
 #endif
 

@@ -22,8 +22,6 @@
 #define DEPTH 60
 
 static unsigned l_deep;
-static atomic_int stop;
-static atomic_long threads;
 
 static __attribute__ ((noinline)) int
 deep (int d)
@@ -44,30 +42,13 @@ brief (void *arg)
   return NULL;
 }
 
-/* A new thread's every frame is new to libunwind's per-thread cache.  */
-static void *
-spawner (void *arg)
-{
-  (void) arg;
-  while (!atomic_load (&stop))
-    {
-      pthread_t t;
-      if (pthread_create (&t, NULL, brief, NULL) == 0)
-        {
-          pthread_join (t, NULL);
-          atomic_fetch_add (&threads, 1);
-        }
-    }
-  return NULL;
-}
-
 int
 main (void)
 {
   mpt_child_allocate (0);
-  pthread_t s[SPAWNERS];
-  for (int i = 0; i < SPAWNERS; i++)
-    CHECK_EQ (pthread_create (&s[i], NULL, spawner, NULL), 0);
+  /* A new thread's every frame is new to libunwind's per-thread cache.  */
+  static struct mpt_spawning spawning;
+  CHECK_EQ (mpt_spawning_start (&spawning, SPAWNERS, brief), 0);
   int hung_or_wrong = 0;
   for (int i = 0; i < FORKS && hung_or_wrong == 0; i++)
     {
@@ -81,11 +62,9 @@ main (void)
       CHECK (pid > 0);
       hung_or_wrong += mpt_wait_child (pid, 60);
     }
-  atomic_store (&stop, 1);
-  for (int i = 0; i < SPAWNERS; i++)
-    pthread_join (s[i], NULL);
+  long threads = mpt_spawning_stop (&spawning);
   CHECK_EQ (hung_or_wrong, 0);
-  CHECK_EQ (SITE (l_deep).s.numAllocate, atomic_load (&threads));
+  CHECK_EQ (SITE (l_deep).s.numAllocate, threads);
   CHECK_EQ (mpt_child_count (), 0);
   return mpt_done ();
 }
