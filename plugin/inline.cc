@@ -144,8 +144,7 @@ static void
 mp_mark_pop (gimple_stmt_iterator *gsi, tree object, const vec<mp_list> &lists)
 {
   gimple *pop = gsi_stmt (*gsi);
-  const char *macro = mp_macro_at (gimple_location (pop),
-                                   "GC_FAST_MALLOC_GRANS");
+  const char *macro = mp_macro_at (gimple_location (pop), MP_GC_POP_MACRO);
   const mp_list *list = mp_skip_unlink (gsi, lists);
   tree offset = list ? list->offset : NULL_TREE;
   tree kind = list && list->kind ? list->kind : integer_minus_one_node;

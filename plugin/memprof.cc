@@ -15,10 +15,11 @@
       inlined at the call, and the folders have run, so the calls GCC
       created itself (malloc + memset becoming calloc) are visible.  With
       -flto the same pass runs in the LTRANS processes, which is why the
-      plugin must also be given on the link line.  The price is that a
-      user allocator defined in the same unit could have been inlined
-      away before the pass runs; PLUGIN_ALL_IPA_PASSES_START, which fires
-      before any inlining, marks such functions DECL_UNINLINABLE.
+      plugin must also be given on the link line.  The price is that
+      some allocations have no call left by then (gc_inline.h's pops, a
+      user allocator inlined away): an early pass (inline.cc) marks them
+      with calls of the runtime, and this pass gives each marker the
+      place the inliner moved it to (mp_resite_marker).
 
    2. Each GIMPLE_CALL is matched against the known families
       (callees.cc): GCC's builtins by DECL_FUNCTION_CODE, the others by
@@ -317,14 +318,48 @@ mp_in_inlined_p (tree block)
 
 /* A call the early pass added (inline.cc) carries a descriptor of where
    it was then.  If the inliner has moved it since, it gets one of where
-   it is now: for a pop of gc_inline.h's, its place with the chain of
-   functions inlined around it; for an inlined allocator's bracket, the
-   place where the allocator was called.  */
+   it is now.  Under LTO this unit may not hold the early descriptor's
+   initializer (site.cc), so the new one is made from the call and its
+   BLOCKs, which LTO streams with the function's body, and takes no more
+   than a pop's macro name from the early one.  */
+
+/* A pop of gc_inline.h's, at its place with the chain of functions
+   inlined around it; its macro is the early descriptor's callee, or,
+   when that descriptor is in another LTO partition, the macro they all
+   expand to.  */
+static tree
+mp_resite_pop (gcall *call)
+{
+  const char *macro = mp_early_callee (gimple_call_arg (call, 3));
+
+  return mp_emit_site_at (gimple_location (call), gimple_block (call),
+                          macro ? macro : MP_GC_POP_MACRO, MP_KIND_GC_CARVE);
+}
+
+/* The bracket of an inlined allocator, at the place where the allocator
+   was called, as the late pass gives a call of it (mp_rewrite_user):
+   the BLOCK of the allocator's inlined body is the call's, its origin
+   the allocator.  NULL_TREE when the bracket is in no such BLOCK.  */
+static tree
+mp_resite_bracket (gcall *call)
+{
+  tree alloc = mp_inlined_allocator (gimple_block (call));
+
+  if (!alloc)
+    return NULL_TREE;
+  const struct mp_user_allocator *user
+    = mp_find_user_allocator (block_ultimate_origin (alloc));
+  if (mp_verbose)
+    mp_note_user (BLOCK_SOURCE_LOCATION (alloc), user, " (inlined)");
+  return mp_emit_site_at (BLOCK_SOURCE_LOCATION (alloc),
+                          BLOCK_SUPERCONTEXT (alloc), user->name, user->kind);
+}
+
 static void
 mp_resite_marker (gcall *call)
 {
   unsigned i;
-  tree block = gimple_block (call), alloc;
+  tree site;
 
   if (mp_calls_helper (call, MP_HELPER_GC_CARVED))
     i = 3;
@@ -332,22 +367,15 @@ mp_resite_marker (gcall *call)
     i = 0;
   else
     return;
-  tree arg = gimple_call_arg (call, i);
-  if (!mp_is_early_site (arg) || !mp_in_inlined_p (block))
+  if (!mp_is_early_site (gimple_call_arg (call, i))
+      || !mp_in_inlined_p (gimple_block (call)))
     return;
-  if (i == 0 && (alloc = mp_inlined_allocator (block)) != NULL_TREE)
+  site = i == 3 ? mp_resite_pop (call) : mp_resite_bracket (call);
+  if (site)
     {
-      arg = mp_resite (arg, BLOCK_SOURCE_LOCATION (alloc),
-                       BLOCK_SUPERCONTEXT (alloc));
-      if (mp_verbose)
-        mp_note_user (BLOCK_SOURCE_LOCATION (alloc),
-                      mp_find_user_allocator (block_ultimate_origin (alloc)),
-                      " (inlined)");
+      gimple_call_set_arg (call, i, site);
+      update_stmt (call);
     }
-  else
-    arg = mp_resite (arg, gimple_location (call), block);
-  gimple_call_set_arg (call, i, arg);
-  update_stmt (call);
 }
 
 static void

@@ -41,6 +41,9 @@ void mp_note (location_t, const char *callee, const char *runtime);
    used (the call of DECL, spelled NAME, at LOC).  */
 opt_pass *mp_make_early_pass (void);
 void mp_note_unusable (tree decl, location_t loc, const char *name);
+/* The macro that all of gc_inline.h's allocation macros expand to: the
+   callee of a pop when the macro the user wrote is not known.  */
+#define MP_GC_POP_MACRO "GC_FAST_MALLOC_GRANS"
 
 /* callees.cc  */
 struct mp_callee
@@ -75,7 +78,7 @@ tree mp_emit_site_at (location_t, tree block, const char *callee,
                       unsigned kind);
 tree mp_emit_early_site (const gimple *, const char *callee, unsigned kind);
 bool mp_is_early_site (tree);
-tree mp_resite (tree early, location_t, tree block);
+const char *mp_early_callee (tree early);
 
 /* The trees the plugin keeps across functions: GGC roots, registered by
    memprof.cc.  */

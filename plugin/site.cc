@@ -253,7 +253,9 @@ mp_emit_site_at (location_t loc, tree block, const char *callee,
 }
 
 /* The early pass's descriptors (inline.cc) are named apart, so that the
-   late pass can tell them from its own.  */
+   late pass can tell them from its own.  The name is the VAR_DECL's, so
+   it holds in an LTRANS unit too: LTO streams a declaration into every
+   partition that refers to it.  */
 #define MP_EARLY_PREFIX "__mp_esite"
 
 tree
@@ -265,36 +267,44 @@ mp_emit_early_site (const gimple *stmt, const char *callee, unsigned kind)
                         mp_unsigned (kind));
 }
 
-/* The early descriptor whose address ARG is, or NULL_TREE.  */
-static tree
-mp_early_site (tree arg)
-{
-  if (TREE_CODE (arg) != ADDR_EXPR)
-    return NULL_TREE;
-  tree var = TREE_OPERAND (arg, 0);
-  if (TREE_CODE (var) != VAR_DECL || !DECL_NAME (var)
-      || strncmp (IDENTIFIER_POINTER (DECL_NAME (var)), MP_EARLY_PREFIX,
-                  strlen (MP_EARLY_PREFIX)) != 0
-      || !DECL_INITIAL (var) || TREE_CODE (DECL_INITIAL (var)) != CONSTRUCTOR)
-    return NULL_TREE;
-  return DECL_INITIAL (var);
-}
-
+/* Whether ARG is the address of an early descriptor.  */
 bool
 mp_is_early_site (tree arg)
 {
-  return mp_early_site (arg) != NULL_TREE;
+  if (TREE_CODE (arg) != ADDR_EXPR)
+    return false;
+  tree var = TREE_OPERAND (arg, 0);
+  return TREE_CODE (var) == VAR_DECL && DECL_NAME (var)
+         && strncmp (IDENTIFIER_POINTER (DECL_NAME (var)), MP_EARLY_PREFIX,
+                     strlen (MP_EARLY_PREFIX)) == 0;
 }
 
-/* A descriptor for the call that early descriptor ARG describes, now
-   that inlining has put it at LOC inside the scopes of BLOCK: its callee
-   and kind are the early one's (fields 4 and 7 of struct mp_site).  */
-tree
-mp_resite (tree arg, location_t loc, tree block)
+/* The CONSTRUCTOR of the static VAR, or NULL_TREE when this unit does
+   not have it.  An LTRANS unit (LTO's code generation at link time)
+   reads initializers lazily: DECL_INITIAL is error_mark_node until
+   varpool_node::get_constructor loads it from the object file.  And
+   WPA streams a writable variable's initializer only into the
+   partition that defines it (read-only ones also go where they may be
+   folded): in the others the varpool node is no definition, and there
+   is nothing to load.  */
+static tree
+mp_initializer (tree var)
 {
-  tree init = mp_early_site (arg);
+  tree init = DECL_INITIAL (var);
+  varpool_node *node;
 
-  return mp_build_site ("__mp_site", loc, block,
-                        CONSTRUCTOR_ELT (init, 4)->value,
-                        CONSTRUCTOR_ELT (init, 7)->value);
+  if (init == error_mark_node && (node = varpool_node::get (var))
+      && node->definition)
+    init = node->get_constructor ();
+  return init && TREE_CODE (init) == CONSTRUCTOR ? init : NULL_TREE;
+}
+
+/* The callee that the early descriptor at ARG names (field 4 of struct
+   mp_site), or NULL when its initializer is in another LTO partition.  */
+const char *
+mp_early_callee (tree arg)
+{
+  tree init = mp_initializer (TREE_OPERAND (arg, 0));
+
+  return init ? c_getstr (CONSTRUCTOR_ELT (init, 4)->value) : NULL;
 }

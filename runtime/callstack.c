@@ -412,7 +412,7 @@ frames (const mp_callstack *ccs)
       n = mp_guest_arrange (ras, n, arranged);
       ras = arranged;
     }
-  cs->frames = malloc (cs->limit * sizeof *cs->frames);
+  cs->frames = malloc ((cs->limit + n) * sizeof *cs->frames);
   if (cs->frames != NULL)
     cs->n_frames = mp_symbolise (ras, n, cs->frames, cs->limit);
   free (arranged);

@@ -1,5 +1,6 @@
-/* callstack.h -- the call stacks of sampled allocations (callstack.c;
-   memprof.h documents the public side).
+/* callstack.h -- a sampled block's call stack: its return addresses as
+   captured, and its frames once asked for (callstack.c; memprof.h
+   documents the public side).
 
    A captured stack is an array of words, innermost first: the return
    addresses of its C frames, then, if more frames than the depth asked
@@ -21,11 +22,14 @@
    cut off, and the frames outside main.  */
 #define MP_CALLSTACK_SLACK 32
 
+/* Owned by the sample that captured it, in its thread, or by the
+   report's writer that made it.  */
 struct mp_callstack
 {
   const uintptr_t *ras;         /* as captured (see above) */
   size_t n_ras;
-  size_t limit;                 /* frames wanted at most */
+  size_t limit;                 /* C frames wanted at most; a guest
+                                   language's come on top (guest.c) */
   struct mp_frame *frames;      /* NULL until asked for */
   size_t n_frames;
 };
@@ -37,7 +41,7 @@ struct mp_callstack
    callstack.c); a stack cut at DEPTH frames ends with
    MP_STACK_TRUNCATED.  */
 size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t depth);
-/* Free the frames of CS, symbolised when asked for.  */
+/* Free what CS's frames took, once no one looks at them.  */
 void mp_callstack_release (mp_callstack *cs);
 /* The fork step (fork.c) of libunwind's locks: the captures under way,
    and the threads whose exit frees a cache of libunwind's.  */

@@ -12,7 +12,11 @@
    goes just outside the activation running it, as its caller: the
    stack reads "procedure, then the interpreter running its body", and
    the innermost frame stays the C function that holds the allocation
-   site, as the space profiles want.
+   site, as the space profiles want.  Guest frames whose activation is
+   not among the C frames captured (callstack_size cut the stack below
+   it, the allocation ran on a C path not under the entry function, or
+   there is no entry function) go outermost: they are callers of every
+   C frame the stack shows.
 
    The provider's callbacks are the VM's code: they may allocate, take
    the VM's locks, be slow.  So none of the runtime's locks is held
@@ -259,8 +263,6 @@ mp_guest_arrange (const uintptr_t *in, size_t n, uintptr_t *out)
         lo = lo < c ? lo : i;
         hi = i;
       }
-  if (mp_config.vm_frames != MP_VM_FRAMES_OFF && lo == c)
-    copy_frames (in, n, &g, out, &k, 1);        /* no entry: guest first */
   for (size_t i = 0; i < c; i++)
     {
       int in_vm = i >= lo && i <= hi;
@@ -276,7 +278,7 @@ mp_guest_arrange (const uintptr_t *in, size_t n, uintptr_t *out)
         copy_frames (in, n, &g, out, &k, 0);
     }
   if (mp_config.vm_frames != MP_VM_FRAMES_OFF)
-    copy_frames (in, n, &g, out, &k, 1);        /* frames left over */
+    copy_frames (in, n, &g, out, &k, 1);        /* the rest, outermost */
   if (truncated)
     out[k++] = MP_STACK_TRUNCATED;
   return k;

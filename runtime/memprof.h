@@ -750,8 +750,12 @@ mp_vm_young (struct mp_vm_thread *vt, ptrdiff_t offset,
    shown just outside (as the caller of) the C frame of the ENTRY
    activation running it.  CAPTURE
    lists, innermost first, for each activation of ENTRY on the C stack,
-   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Without
-   ENTRY (NULL), the guest frames come before all the C frames.
+   innermost first, the frames it runs, then MP_FRAME_ENTRY.  Guest
+   frames whose ENTRY activation is not among the C frames captured
+   (callstack_size cut the stack below it, or the allocation ran on a C
+   path not under ENTRY), and all of them without ENTRY (NULL), come
+   after all the C frames, outermost, as their callers.  The guest
+   frames are not counted in callstack_size.
    MEMPROF's vm_frames says how they show: `interleave' (the default),
    `instead' (the guest frames in place of the C frames from the
    innermost activation of ENTRY to the outermost), or `off' (C frames
@@ -823,8 +827,10 @@ MP_VM_DECL int mp_set_frame_provider (const struct mp_frame_provider *p);
                         mp_report see only the samples of
                         mp_memprof_start
      callstack_size=N   frames per sampled call stack (default 64, at most
-                        MP_MAX_CALLSTACK); a stack cut there ends, in the
-                        report's forms, with a frame `(truncated)'
+                        MP_MAX_CALLSTACK), a language VM's frames
+                        (mp_set_frame_provider) on top; a stack cut there
+                        ends, in the report's forms, with a frame
+                        `(truncated)'
      past_main=B        1: call stacks go on past main, into libc's
                         start-up (__libc_start_call_main,
                         __libc_start_main, _start), and past a thread's

@@ -25,6 +25,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callstack.h"
 #include "guest.h"
 #include "internal.h"
 #include "callstack.h"

@@ -262,18 +262,27 @@ mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
   return s ? s->n : 1;
 }
 
+/* The guest frames are not counted against MAX: where they show
+   outermost, beyond a stack that callstack_size cut, they are all that
+   says which guest procedure allocated.  */
 size_t
 mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
               size_t max)
 {
-  size_t n = 0;
-  for (size_t i = 0; i < n_ras && n < max; i++)
+  size_t n = 0, c = 0;
+  for (size_t i = 0; i < n_ras; i++)
     {
+      int guest = mp_is_guest (ras[i]);
+      if (!guest && c == max)
+        continue;
       const struct mp_frame *frames;
       size_t k = ras[i] == MP_STACK_TRUNCATED ? 0
                  : mp_symbolise_one (ras[i], MP_SYMBOLS_LINES, &frames);
-      for (size_t j = 0; j < k && n < max; j++)
-        out[n++] = frames[j];
+      for (size_t j = 0; j < k && (guest || c < max); j++)
+        {
+          out[n++] = frames[j];
+          c += !guest;
+        }
     }
   return n;
 }

@@ -15,8 +15,10 @@
 enum mp_symbols { MP_SYMBOLS_NAMES, MP_SYMBOLS_LINES };
 
 /* The frames of the N_RAS words RAS of a call stack (callstack.h),
-   innermost first, with their positions, into OUT (at most MAX); return
-   how many.  A stack's truncation mark gives no frame.  */
+   innermost first, with their positions, into OUT: at most MAX of C
+   code, and those of every guest entry (guest.h), so OUT has room for
+   MAX + N_RAS; return how many.  A stack's truncation mark gives no
+   frame.  */
 size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
                      struct mp_frame *out, size_t max);
 /* The frames of word RA of a call stack, innermost first, the last one

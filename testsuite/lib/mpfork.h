@@ -35,7 +35,7 @@ mpt_child_allocate (int n)
 static __attribute__ ((unused)) int64_t
 mpt_child_count (void)
 {
-  return mpt_site_at (__FILE__, mpt_child_line).s.numAllocate;
+  return mpt_site_at (__FILE__, mpt_child_line, 0).s.numAllocate;
 }
 
 static double

@@ -6,7 +6,8 @@
    or prints the number of failures and returns 1 (use it as main's
    result).  SITE (line) sums the per-site counters of every site of this
    file at LINE (GCC may duplicate a call when it optimises, so one source
-   call may give several sites).  */
+   call may give several sites); SITE_CALLED (line, call_line) those of
+   the sites at LINE in a function that was inlined at CALL_LINE.  */
 
 #ifndef MPTEST_H
 #define MPTEST_H
@@ -59,6 +60,7 @@ struct mpt_query
 {
   const char *file;
   unsigned line;
+  unsigned call_line;		/* of inlined[0]; 0 for any site */
   struct mpt_site r;
 };
 
@@ -88,6 +90,10 @@ static int
 mpt_site_cb (const struct mp_site_info *i, void *data)
 {
   struct mpt_query *q = (struct mpt_query *) data;
+  if (q->call_line
+      && (i->n_inlined == 0 || i->inlined[0].line != q->call_line
+	  || strcmp (i->inlined[0].file, q->file) != 0))
+    return 0;
   if (i->line == q->line && strcmp (i->file, q->file) == 0)
     {
       q->r.n++;
@@ -100,34 +106,41 @@ mpt_site_cb (const struct mp_site_info *i, void *data)
 }
 
 static struct mpt_site
-mpt_site_at (const char *file, unsigned line)
+mpt_site_at (const char *file, unsigned line, unsigned call_line)
 {
   struct mpt_query q;
   memset (&q, 0, sizeof q);
   q.file = file;
   q.line = line;
+  q.call_line = call_line;
   mp_site_foreach (mpt_site_cb, &q);
   return q.r;
 }
 
-#define SITE(line) mpt_site_at (__FILE__, (line))
+#define SITE(line) mpt_site_at (__FILE__, (line), 0)
+#define SITE_CALLED(line, call_line) \
+  mpt_site_at (__FILE__, (line), (call_line))
 
 /* A size in words: bytes rounded up to whole words.  */
 #define W(n) (((n) + sizeof (void *) - 1) / sizeof (void *))
 
 /* The allocation counts of the sites at LINE: COUNT calls of CALLEE (any
    callee if NULL), all successful, BYTES asked, MINOR_W and MAJOR_W
-   words.  */
+   words.  CHECK_SITE_CALLED: of the sites at LINE inlined at CALL_LINE.  */
 #define CHECK_SITE(line, callee, count, bytes, minor_w, major_w) \
-  mpt_check_site (__FILE__, (line), (callee), (count), (bytes), \
+  mpt_check_site (__FILE__, (line), 0, (callee), (count), (bytes), \
                   (minor_w), (major_w))
+#define CHECK_SITE_CALLED(line, call_line, callee, count, bytes, minor_w, \
+                          major_w) \
+  mpt_check_site (__FILE__, (line), (call_line), (callee), (count), \
+                  (bytes), (minor_w), (major_w))
 
 static __attribute__ ((unused)) void
-mpt_check_site (const char *file, unsigned line, const char *callee,
-                unsigned long count, unsigned long bytes, double minor_w,
-                double major_w)
+mpt_check_site (const char *file, unsigned line, unsigned call_line,
+                const char *callee, unsigned long count, unsigned long bytes,
+                double minor_w, double major_w)
 {
-  struct mpt_site s = mpt_site_at (file, line);
+  struct mpt_site s = mpt_site_at (file, line, call_line);
   int before = mpt_failures;
   if (s.n == 0 || (callee && strcmp (s.callee, callee) != 0))
     {
@@ -158,7 +171,7 @@ static __attribute__ ((unused)) void
 mpt_check_counts (const char *file, unsigned line, int frees,
                   unsigned long count, unsigned long bytes)
 {
-  struct mpt_site s = mpt_site_at (file, line);
+  struct mpt_site s = mpt_site_at (file, line, 0);
   int before = mpt_failures;
   if (frees)
     {

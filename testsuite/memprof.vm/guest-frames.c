@@ -25,40 +25,18 @@ static struct proc procs[3] = { { "outer", 1 }, { "middle", 5 },
 
 /* The interpreter's own stack of procedures: one per activation of
    `interp', the entry function.  */
-static __thread uintptr_t shadow[16];
+#define MPT_GUEST_PROCS 3
+#define MPT_GUEST_NAME(p) procs[p].name
+#define MPT_GUEST_LINE(p) procs[p].line
+#include "../lib/mpguest.h"
+
 /* What the tracker's call stacks must hold, by where outer and the
    first interp are (-1: not there): MEMPROF's vm_frames.  */
 #ifndef EXPECTED
 # define EXPECTED(outer, interp) ((outer) > (interp) && (interp) >= 0)
 #endif
-static __thread int depth;
 void *volatile sink;
 static _Atomic unsigned long guest_stacks, tracked;
-
-static size_t
-capture (uintptr_t *frames, size_t max, void *data)
-{
-  (void) data;
-  size_t n = 0;
-  for (int i = depth; i-- > 0 && n + 2 <= max;)
-    {
-      frames[n++] = shadow[i];
-      frames[n++] = MP_FRAME_ENTRY;
-    }
-  return n;
-}
-
-static int
-symbolise (uintptr_t w, struct mp_frame *out, void *data)
-{
-  (void) data;
-  if (w >= 3)
-    return -1;
-  out->function = procs[w].name;
-  out->file = "toy.scm";
-  out->line = procs[w].line;
-  return 0;
-}
 
 /* Runs procedure P: allocates 16 words' worth, and calls the next.  */
 __attribute__ ((noinline)) static void *
@@ -66,13 +44,13 @@ interp (int p)
 {
   const struct mp_vm_site **running = mp_vm_running ();
   const struct mp_vm_site *caller = *running;
-  shadow[depth++] = (uintptr_t) p;
+  mpt_shadow[mpt_depth++] = (uintptr_t) p;
   *running = procs[p].site;
   void *r = GC_MALLOC (128);
   if (p < 2)
     sink = interp (p + 1);
   *running = caller;
-  depth--;
+  mpt_depth--;
   return r;
 }
 
@@ -111,8 +89,8 @@ main (void)
   for (int i = 0; i < 3; i++)
     procs[i].site = mp_vm_site (procs[i].name, "toy.scm", procs[i].line,
 				MP_VM_PROCEDURE);
-  struct mp_frame_provider fp = { capture, symbolise, (const void *) interp,
-				  NULL };
+  struct mp_frame_provider fp = { mpt_capture, mpt_symbolise,
+				  (const void *) interp, NULL };
   CHECK_EQ (mp_set_frame_provider (&fp), 0);
   struct mp_tracker tr = mp_null_tracker;
   tr.alloc_minor = on_alloc;
@@ -128,7 +106,7 @@ main (void)
   CHECK_EQ (after.numAllocate - before.numAllocate, 4 * 1000 * 3);
   for (int i = 0; i < 3; i++)
     {
-      struct mpt_site s = mpt_site_at ("toy.scm", procs[i].line);
+      struct mpt_site s = mpt_site_at ("toy.scm", procs[i].line, 0);
       CHECK_EQ (s.s.numAllocate, 4000);
       CHECK_EQ (s.s.bytesAllocated, 4000 * 128);
       CHECK_EQ (s.minor_words, 4000 * 16);

@@ -87,6 +87,9 @@ main (void)
 
   char *name = strdup ("good-procedure");
   struct mp_frame_provider good = { one_frame, named, NULL, name };
+  CHECK_EQ (mp_set_frame_provider (&good), 0);
+  for (int i = 0; i < 20000; i++)	/* samples under it, whatever the */
+    sink = GC_MALLOC (64);		/* threads' timing below */
   pthread_t th[2];
   for (int i = 0; i < 2; i++)
     CHECK_EQ (pthread_create (&th[i], NULL, allocate, NULL), 0);
