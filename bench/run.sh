@@ -23,6 +23,10 @@
 # without, BENCH_CC_RUNS times (default 3).  The amalgamation is made
 # from Debian's sqlite3 source in build/real/src, as make check-real
 # leaves it; the row is skipped, saying why, when it cannot be.
+#
+# Then the real programs of make check-real (bench/real.sh), each on a
+# workload of its own, plain against profiled, BENCH_REAL_RUNS times
+# (default BENCH_RUNS).
 set -eu
 
 TOP=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -183,3 +187,5 @@ else
     show 'cc-sqlite3 skipped: %s (make check-real, as root, prepares it)\n' \
         "$(tail -1 "$OUT/amalgamation.log")"
 fi
+
+. "$TOP/bench/real.sh"

@@ -17,7 +17,8 @@
 #
 # As root it installs the packages it needs, and for apt-get source adds
 # deb-src twins of the Debian entries of APT's sources if there are
-# none.  Work goes to TOP/build/real.  Prints a PASS or FAIL line per
+# none.  Work goes to TOP/build/real.  `check-real.sh TOP --build P'
+# only builds P's two variants, as make bench wants them.  Prints a PASS or FAIL line per
 # program and exits 1 if any failed.  REAL_PROGRAMS="w3m jq" picks some.
 
 # The per-program functions are called by name, as "${p}_build".
@@ -210,15 +211,20 @@ setup() {
         { echo "check-real: cannot install$missing: see $WORK/apt.log" >&2; return 1; }
 }
 
-# variant P NAME CC: build P in $WORK/P/NAME from $SRC and run its tests
-# there, reports to $WORK/P/NAME.reports; the filtered output, paths and
-# compilers made alike, in $WORK/P/NAME.out.
-variant() {
+# build P NAME CC: build P in $WORK/P/NAME, a fresh copy of $SRC.
+build() {
     d=$WORK/$1/$2
     rm -rf "$d" "$d.reports" "$d.home" && mkdir -p "$d.reports" &&
         cp -a "$SRC/." "$d" || return 1
     (cd "$d" && CC=$3 && "$1_build") > "$d.build.log" 2>&1 ||
         { echo "$2 build failed: see $d.build.log"; return 1; }
+}
+
+# variant P NAME CC: build P in $WORK/P/NAME from $SRC and run its tests
+# there, reports to $WORK/P/NAME.reports; the filtered output, paths and
+# compilers made alike, in $WORK/P/NAME.out.
+variant() {
+    build "$@" || return 1
     (cd "$d" && HOME=$d.home MEMPROF=report=$d.reports/%p.report &&
         export HOME MEMPROF && timeout "$LIMIT" sh "$TOP/scripts/check-real.sh" \
             "$TOP" --run "$1") > "$d.log" 2>&1
@@ -228,14 +234,22 @@ variant() {
         "$1_filter" > "$d.out"
 }
 
+# prepare P: its source tree in SRC and its plugin options in plugin;
+# why says why when there is no source.
+prepare() {
+    SRC=$("${1}_source" 2> "$WORK/$1.source.log") ||
+        { why="no source: $(tail -1 "$WORK/$1.source.log")"; return 1; }
+    mkdir -p "$WORK/$1"
+    plugin=
+    if command -v "${1}_plugin" > /dev/null; then
+        plugin=" $("${1}_plugin")"
+    fi
+}
+
 # check P: one PASS or FAIL line.
 check() {
     p=$1
-    SRC=$("${p}_source" 2> "$WORK/$p.source.log") ||
-        { echo "FAIL: $p: no source: $(tail -1 "$WORK/$p.source.log")"; return 1; }
-    mkdir -p "$WORK/$p"
-    plugin=
-    command -v "${p}_plugin" > /dev/null && plugin=" $("${p}_plugin")"
+    prepare "$p" || { echo "FAIL: $p: $why"; return 1; }
     if ! why=$(variant "$p" plain gcc) ||
        ! why=$(variant "$p" memprof "$MP_CC$plugin"); then
         echo "FAIL: $p: $why"
@@ -278,6 +292,14 @@ check() {
 if [ ! -x "$MP_CC" ]; then
     echo "check-real: build memprof first (make)" >&2
     exit 1
+fi
+# `check-real.sh TOP --build P' (for make bench): P's plain and memprof
+# builds only, no tests, without installing anything.
+if [ "${2:-}" = --build ]; then
+    mkdir -p "$WORK/src" || exit 1
+    prepare "$3" || { echo "$why" >&2; exit 1; }
+    build "$3" plain gcc && build "$3" memprof "$MP_CC$plugin"
+    exit
 fi
 mkdir -p "$WORK/src" && setup || exit 1
 st=0

@@ -4,6 +4,7 @@
    every one is counted, rewritten or not.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
+/* { dg-skip-if "interposition stands aside under ASan" { asan } } */
 /* { dg-set-target-env-var MEMPROF "interpose=1" } */
 
 #include <pthread.h>

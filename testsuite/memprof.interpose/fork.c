@@ -4,6 +4,7 @@
    runtime's left held by a thread the fork did not copy.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
+/* { dg-skip-if "interposition stands aside under ASan" { asan } } */
 /* { dg-set-target-env-var MEMPROF "interpose=1,report=/dev/null" } */
 
 #include <pthread.h>

@@ -4,6 +4,7 @@
    own malloc may take them (raise, a blocked wait).  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
+/* { dg-skip-if "interposition stands aside under ASan" { asan } } */
 /* { dg-set-target-env-var MEMPROF "interpose=1" } */
 
 #include <pthread.h>

@@ -17,7 +17,9 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,7 @@ enum how { ABORT, SEGV, TERM, UNDERSCORE_EXIT, HANDLED };
 
 static unsigned line_child, line_thread;
 static volatile sig_atomic_t handled;
+static atomic_int spun;		/* the thread has allocated */
 
 /* N blocks of 1000 bytes, kept; with N 0, only the site's line, for the
    parent.  */
@@ -54,6 +57,7 @@ spin (void *arg)
       free (p);
       if (!arg)
         return NULL;
+      atomic_store (&spun, 1);
     }
 }
 
@@ -70,6 +74,9 @@ die (enum how how)
   child_allocate (N);
   pthread_t t;
   pthread_create (&t, NULL, spin, &t);
+  /* The thread's site in the counts, however busy the machine.  */
+  while (!atomic_load (&spun))
+    sched_yield ();
   usleep (20000);
   volatile int *volatile nowhere = NULL;
   switch (how)
