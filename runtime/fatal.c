@@ -40,6 +40,7 @@
 #include "config.h"
 #include "fatal.h"
 #include "output.h"
+#include "report.h"
 
 #define MAX_SITES 64
 

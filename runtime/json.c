@@ -19,6 +19,9 @@
 #include "libc.h"
 #include "output.h"
 #include "profile.h"
+#include "locations.h"
+#include "space.h"
+#include "report.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
 

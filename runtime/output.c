@@ -47,6 +47,7 @@
 #include "config.h"
 #include "init.h"
 #include "output.h"
+#include "index.h"
 #include "sample.h"
 
 pid_t mp_start_pid;
