@@ -40,10 +40,12 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
               -fvisibility=hidden -Iruntime
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
-LIBS_RT     = -lgc -ldw -lz -lpthread -ldl -lm
-# A -static link of the runtime needs its libraries' own, too.
+LIBS_RT     = -lgc -lpthread -ldl -lm
+# A -static link of the runtime needs its libraries' own, too, and
+# libdw and zlib, which it cannot open with dlopen: libmemprof-static.a
+# has them linked in (runtime/static/linked.c).
 LIBS_STATIC = $(or $(strip $(shell pkg-config --static --libs libdw bdw-gc zlib 2>/dev/null)),\
-                   $(LIBS_RT)) -lpthread -ldl -lm
+                   $(LIBS_RT) -ldw -lelf -lz) -lpthread -ldl -lm
 
 # The drivers memprof-gcc and memprof-g++ run, by their path now, and
 # the version line of `gcc -v' that they check them against: the GCC
@@ -76,12 +78,13 @@ PLUGIN  = plugin/memprof.so
 PLUGIN_INST = $(LIBDIR)/memprof/memprof.so
 RT_A    = $(RT_DIR)/libmemprof.a
 RT_SO   = $(RT_DIR)/libmemprof.so
+RT_STATIC_A = $(RT_DIR)/libmemprof-static.a
 
 .PHONY: all deps check-deps check check-asan check-real demo bench fuzz \
         fuzz-deps mutate install clean
 WRAPPERS = build/bin/memprof-gcc build/bin/memprof-g++
 
-all: $(PLUGIN) $(RT_A) $(RT_SO) memprof.pc $(WRAPPERS)
+all: $(PLUGIN) $(RT_A) $(RT_SO) $(RT_STATIC_A) memprof.pc $(WRAPPERS)
 
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
@@ -105,6 +108,11 @@ $(RT_DIR)/html.o: runtime/html-template.h
 
 $(RT_A): $(RT_OBJ)
 	rm -f $@ && ar rcs $@ $^
+
+$(RT_STATIC_A): runtime/static/linked.c runtime/dynlibs.h
+	@mkdir -p $(RT_DIR)
+	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $(RT_DIR)/static-linked.o $<
+	rm -f $@ && ar rcs $@ $(RT_DIR)/static-linked.o
 
 $(RT_SO): $(RT_OBJ)
 	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LIBS_RT)
@@ -192,8 +200,9 @@ FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_RT_config  = runtime/config.c runtime/fields.c runtime/alloc.c
 FUZZ_RT_path    = runtime/config.c runtime/fields.c runtime/alloc.c
-FUZZ_RT_symbols = runtime/frames.c runtime/index.c
-FUZZ_LIBS_symbols = -ldw -lelf
+FUZZ_RT_symbols = runtime/frames.c runtime/lines.c runtime/dynlibs.c \
+                  runtime/index.c
+FUZZ_LIBS_symbols = -ldw -lelf -ldl
 # check-asan fuzzes the symboliser this long (seconds) before its tests.
 FUZZ_ASAN_TIME ?= 60
 
@@ -220,7 +229,7 @@ fuzz: fuzz-deps
 install: all
 	install -d $(DESTDIR)$(LIBDIR)/memprof $(DESTDIR)$(INCDIR) \
 	           $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(BINDIR)
-	install -m 644 $(RT_A) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(RT_A) $(RT_STATIC_A) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(RT_SO) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(PLUGIN) $(DESTDIR)$(LIBDIR)/memprof/
 	install -m 644 runtime/memprof.h $(DESTDIR)$(INCDIR)/
@@ -230,6 +239,7 @@ install: all
 
 clean:
 	rm -f $(PLUGIN) runtime/*.o runtime/libmemprof.a runtime/libmemprof.so \
+	      runtime/libmemprof-static.a \
 	      memprof.pc runtime/html-template.h
 	rm -rf runtime/asan build/bin build/include testsuite/*.log \
 	       testsuite/*.sum testsuite/tmp bench/out $(FUZZ_DIR)

@@ -39,7 +39,7 @@ awk -v nf=$FUNCTIONS -v nc=$CALLS 'BEGIN {
 
 "$CC" -std=c11 -O1 -g -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
     -o "$OUT/sites" "$OUT/sites.c" \
-    "$TOP/runtime/libmemprof.a" -lgc -ldw -lz -lpthread -ldl -lm ||
+    "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl -lm ||
     die "cannot build $OUT/sites"
 
 now() { date +%s.%N; }

@@ -11,6 +11,16 @@
 # BENCH_ONLY="bt-malloc bt-malloc-d" runs those rows alone (a busy
 # machine makes every row long).
 #
+# Then the rows of a short-lived process, bench/short.c: a few
+# milliseconds and a few hundred samples at the default sampling rate, as
+# build systems and shell scripts run by the hundred, where what the
+# runtime costs at start and at exit counts, not per allocation.
+# bench/pairs.c runs the two builds alternately BENCH_SHORT_RUNS times
+# (default 101), timing each from fork to wait: short with the default
+# text report written to a file (one per process, as make check-real
+# has them), short-none with report=none; each row is followed by the
+# median ratio of the same pairs' CPU times.
+#
 # Then cc-sqlite3: the compile time of `gcc -O2 -g -c sqlite3.c', the
 # SQLite amalgamation (one unit of 240 000 lines), with the plugin against
 # without, BENCH_CC_RUNS times (default 3).  The amalgamation is made
@@ -25,6 +35,7 @@ set -eu
 TOP=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 CC=${CC:-gcc}
 RUNS=${BENCH_RUNS:-5}
+SHORT_RUNS=${BENCH_SHORT_RUNS:-101}
 CC_RUNS=${BENCH_CC_RUNS:-3}
 OUT=$TOP/bench/out
 mkdir -p "$OUT"
@@ -97,14 +108,14 @@ median() {
               else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# row NAME: the line of NAME's table from NAME.times, pairs of plain and
-# memprof seconds.
+# row NAME [DECIMALS]: the line of NAME's table from NAME.times, pairs of
+# plain and memprof seconds, shown with DECIMALS (default 3).
 row() {
     pm=$(awk '{ print $1 }' "$OUT/$1.times" | median)
     mm=$(awk '{ print $2 }' "$OUT/$1.times" | median)
     rm=$(awk '{ printf "%.4f\n", $2 / ($1 > 0 ? $1 : 0.001) }' \
              "$OUT/$1.times" | median)
-    show '%-14s %8.3f %8.3f %6.2fx\n' "$1" "$pm" "$mm" "$rm"
+    show "%-14s %8.${2:-3}f %8.${2:-3}f %6.2fx\n" "$1" "$pm" "$mm" "$rm"
 }
 
 # The runtime lets threads register with Boehm (GC_allow_register_threads),
@@ -134,7 +145,7 @@ EOF2
     # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 $plugin $poptions -I"$TOP/runtime" \
         -o "$OUT/$name.memprof" $src \
-        "$TOP/runtime/libmemprof.a" -lgc -ldw -lz -lpthread -ldl -lm ||
+        "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl -lm ||
         die "cannot build $name (memprof)"
 done
 
@@ -160,6 +171,27 @@ EOF2
     cmp -s "$OUT/$name.plain.out" "$OUT/$name.memprof.out" ||
         echo "bench: warning: $name output differs under memprof" >&2
     row "$name"
+done
+
+"$CC" -std=c11 -O2 -o "$OUT/pairs" bench/pairs.c || die "cannot build pairs"
+"$CC" -std=c11 -O2 -g -o "$OUT/short.plain" bench/short.c ||
+    die "cannot build short (plain)"
+"$CC" -std=c11 -O2 -g -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
+    -o "$OUT/short.memprof" bench/short.c \
+    "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl -lm ||
+    die "cannot build short (memprof)"
+rm -rf "$OUT/short.reports" && mkdir -p "$OUT/short.reports"
+for name in short short-none; do
+    settings=report=none
+    [ "$name" = short ] && settings="report=$OUT/short.reports/%p"
+    : > "$OUT/$name.times"
+    "$OUT/pairs" "$SHORT_RUNS" "$OUT/$name.times" "$OUT/short.plain" -- \
+        "$settings" "$OUT/short.memprof" || die "$name failed"
+    row "$name" 4
+    # The same pairs' CPU times, which a busy machine disturbs less.
+    show '%-14s %8s %8s %6.2fx  (CPU time)\n' "" "" "" "$(awk \
+        '{ printf "%.4f\n", $4 / ($3 > 0 ? $3 : 0.0001) }' \
+        "$OUT/$name.times" | median)"
 done
 
 . "$TOP/scripts/debsrc.sh"

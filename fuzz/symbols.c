@@ -9,9 +9,16 @@
    its separate debug information the standard way; then its addresses
    are symbolised with mp_module_frames, as symbols.c does: those of its
    function symbols and their middles, and addresses spread over as many
-   bytes from its start as the file has.  Besides what the sanitizers catch, it checks what
-   mp_module_frames promises: at least one frame and at most the room
-   given, each with a function name, and the last one not inlined.
+   bytes from its start as the file has, with positions, with names
+   alone, and from the symbol table alone; and mp_module_dwarf_compressed
+   looks at its sections and those of its debug file, as symbols.c asks
+   before reading DWARF.  Besides what the sanitizers catch, it checks
+   what mp_module_frames promises: at least one frame and at most the
+   room given, each with a function name, the last one not inlined, and
+   the same frames with their positions as without.  With
+   MEMPROF_FUZZ_LINES_EXACT set in the environment, for inputs whose
+   DWARF is valid (the seeds scripts/fuzz-seeds.sh builds), the
+   positions from the line tables lines.c reads must be libdw's.
 
    Set DEBUGINFOD_URLS to nothing: libdw would ask those servers for
    every module whose build ID it cannot resolve locally.  */
@@ -79,29 +86,64 @@ write_module (const char *path, const uint8_t *data, size_t size)
     fail ("cannot write", path);
 }
 
-/* Symbolise PC as the report would, and check the frames.  */
-static void
-check_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc)
+/* Symbolise PC as the report would, reading WHAT, and check the
+   frames; return how many, in OUT.  */
+static size_t
+frames_read (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
+             unsigned what, struct mp_frame out[MAX_FRAMES])
 {
-  struct mp_frame frames[MAX_FRAMES];
   struct mp_defined defined_in[MAX_FRAMES];
-  size_t n = mp_module_frames (units, m, pc, frames, defined_in, MAX_FRAMES);
+  size_t n = mp_module_frames (units, m, pc, what, out, defined_in,
+                               MAX_FRAMES);
   if (n == 0 || n > MAX_FRAMES)
     fail ("frame count out of range", "");
   for (size_t i = 0; i < n; i++)
     {
-      if (frames[i].function == NULL)
+      if (out[i].function == NULL)
         fail ("a frame without a function", "");
       /* The strings are read to their end, for ASan to check.  */
-      volatile size_t len = strlen (frames[i].function);
-      if (frames[i].file != NULL)
-        len += strlen (frames[i].file);
+      volatile size_t len = strlen (out[i].function);
+      if (out[i].file != NULL)
+        len += strlen (out[i].file);
       if (defined_in[i].file != NULL)
         len += strlen (defined_in[i].file);
       (void) len;
-      if (frames[i].inlined != (i + 1 < n))
-        fail ("inlined frames, then one not inlined", frames[i].function);
+      if (out[i].inlined != (i + 1 < n))
+        fail ("inlined frames, then one not inlined", out[i].function);
     }
+  return n;
+}
+
+/* Whether the position of frame F at PC of M is libdw's.  */
+static int
+libdw_position (Dwfl_Module *m, Dwarf_Addr pc, const struct mp_frame *f)
+{
+  int line = 0;
+  Dwfl_Line *l = dwfl_module_getsrc (m, pc);
+  const char *file = l ? dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL)
+                       : NULL;
+  return (unsigned) line == f->line
+         && (file && f->file ? strcmp (file, f->file) == 0 : file == f->file);
+}
+
+/* PC's frames from everything, then from names alone (the same frames,
+   without positions), then from the symbol table alone.  */
+static void
+check_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc)
+{
+  struct mp_frame lines[MAX_FRAMES], names[MAX_FRAMES], symtab[MAX_FRAMES];
+  size_t n = frames_read (units, m, pc, MP_FRAMES_DWARF | MP_FRAMES_LINES,
+                          lines);
+  if (getenv ("MEMPROF_FUZZ_LINES_EXACT") && !libdw_position (m, pc, &lines[0]))
+    fail ("a position that is not libdw's", lines[0].function);
+  if (frames_read (units, m, pc, MP_FRAMES_DWARF, names) != n)
+    fail ("names alone give other frames", lines[0].function);
+  for (size_t i = 0; i < n; i++)
+    if (strcmp (names[i].function, lines[i].function) != 0
+        || names[i].file != NULL || names[i].line != 0)
+      fail ("names alone give other frames", lines[i].function);
+  if (frames_read (units, m, pc, 0, symtab) != 1)
+    fail ("the symbol table gives more than a frame", symtab[0].function);
 }
 
 /* The function symbols of M, and their middles, then GRID addresses
@@ -109,6 +151,8 @@ check_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc)
 static void
 check_module (struct mp_units *units, Dwfl_Module *m, size_t size)
 {
+  volatile int compressed = mp_module_dwarf_compressed (m);
+  (void) compressed;
   int n_syms = dwfl_module_getsymtab (m);
   for (int i = 1; i < n_syms && i <= MAX_SYMBOLS; i++)
     {
@@ -129,6 +173,9 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
+  const char *why;
+  if (mp_dw_load (&why) != 0)
+    fail ("libdw", why);
   const char *path = module_path ();
   write_module (path, data, size);
   Dwfl *dwfl = dwfl_begin (&mp_module_callbacks);

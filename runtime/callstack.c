@@ -14,13 +14,30 @@
    return address RA, which is the allocating call's position in the
    program, and the stack starts at the frame that returns there.
 
+   So are the frames outside main, as gdb's backtrace leaves them out:
+   libc's start-up (__libc_start_call_main, __libc_start_main, and the
+   executable's _start), and in other threads what runs their start
+   routine (start_thread and clone3, and the wrappers of Boehm's
+   GC_pthread_create or of a sanitizer's pthread_create).  They are told
+   apart at capture, without symbols, by where they are: at the outer
+   end of a stack captured whole, the entry point's code, then the
+   frames in objects other than the executable and the one that holds
+   the allocating call, unless that one is libc, whose own allocations
+   (stdio's buffers, caught by interpose.c) start up the same way.
+   Frames of libc further in, such as qsort's below a comparison
+   function that allocates, stay.  MEMPROF's
+   past_main keeps them all.  Then the depth applies, and a stack that
+   has more frames is cut and marked (callstack.h).
+
    libunwind's locks and fork.  A child forked while another thread holds
    one of libunwind's locks finds it held forever, with its signals
    blocked.  libunwind takes them in two places:
    - in a capture, while it reads call frame information or makes the
-     thread's cache of frames.  A fork waits for the captures under way
-     (mp_callstack_fork), and a capture starting meanwhile gives the
-     allocating call's position alone, which is rare enough;
+     thread's cache of frames, and, through the dynamic loader's lock,
+     while the first capture loads libunwind.  A fork waits for the
+     captures under way (mp_callstack_fork), and a capture starting
+     meanwhile gives the allocating call's position alone, which is
+     rare enough;
    - when a thread that has captured exits.  unw_backtrace keeps a cache
      of frames per thread, which a thread-specific data destructor of
      libunwind's gives back to its pool of caches, under the pool's lock
@@ -47,24 +64,31 @@
 
 #include <dlfcn.h>
 #include <execinfo.h>
+#include <link.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <time.h>
 #include "callstack.h"
+#include "config.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
-#include "callstack.h"
 
 typedef int (*backtrace_fn) (void **, int);
 
-/* Set once by find_unwinder, read-only after.  */
+/* Set once by find_unwinder, read-only after: the unwinder, the entry
+   point (_start), and the objects (see object_of) of the executable and
+   of libc (0 if not found).  */
 static backtrace_fn unwinder;
+static uintptr_t entry, executable, libc;
 static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
+
+static uintptr_t object_of (uintptr_t addr);
 
 /* How long a fork waits for libunwind's locks, in seconds.  */
 #define FORK_WAIT 1
@@ -178,6 +202,16 @@ find_unwinder (void)
                "backtrace, which is slower");
       unwinder = backtrace;
     }
+  entry = getauxval (AT_ENTRY);
+  executable = object_of (entry);
+  /* An address inside libc, its dynamic section: a function's address
+     may be a PLT entry of the executable's.  */
+  void *c = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  struct link_map *lm;
+  if (c != NULL && dlinfo (c, RTLD_DI_LINKMAP, &lm) == 0)
+    libc = object_of ((uintptr_t) lm->l_ld);
+  if (c != NULL)
+    dlclose (c);
 }
 
 /* ---- fork ------------------------------------------------------------- */
@@ -284,6 +318,7 @@ unwind (uintptr_t *buf, size_t max)
   atomic_fetch_add (&capturing, 1);
   if (!atomic_load (&forking))
     {
+      /* Loading libunwind counts as a capture (see above).  */
       pthread_once (&unwinder_once, find_unwinder);
       n = unwinder ((void **) buf, (int) max);
       if (!captured)
@@ -294,20 +329,71 @@ unwind (uintptr_t *buf, size_t max)
   return n;
 }
 
-size_t
-mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max)
+/* The object holding ADDR (its link map), or 0.  glibc's
+   _dl_find_object is made for unwinders: a lookup without a lock, in
+   tens of nanoseconds; dladdr, before glibc 2.35, searches symbols too.  */
+static uintptr_t
+object_of (uintptr_t addr)
 {
-  int n = unwind (buf, max);
-  for (int i = 0; i < n; i++)
+#ifdef DLFO_STRUCT_HAS_EH_DBASE
+  struct dl_find_object o;
+  return _dl_find_object ((void *) addr, &o) == 0
+         ? (uintptr_t) o.dlfo_link_map : 0;
+#else
+  Dl_info info;
+  return dladdr ((void *) addr, &info) ? (uintptr_t) info.dli_fbase : 0;
+#endif
+}
+
+/* The entry point's code, _start, is a few instructions: its call of
+   __libc_start_main returns within these bytes of it.  */
+#define ENTRY_CODE 64
+
+/* The N frames of stack BUF, whole, less those outside main or a
+   thread's start routine (see above); the allocating frame, at RA,
+   stays.  */
+static size_t
+start_up_cut (const uintptr_t *buf, size_t n, uintptr_t ra)
+{
+  if (n > 1 && buf[n - 1] - 1 - entry < ENTRY_CODE)
+    n--;
+  uintptr_t site = object_of (ra - 1);
+  while (n > 1)
+    {
+      uintptr_t o = object_of (buf[n - 1] - 1);
+      if (o == executable || (o == site && o != libc))
+        break;
+      n--;
+    }
+  return n;
+}
+
+size_t
+mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t depth)
+{
+  size_t max = depth + MP_CALLSTACK_SLACK, n = 0;
+  int got = depth > 0 ? unwind (buf, max) : 0;
+  for (int i = 0; i < got && n == 0; i++)
     if (buf[i] == ra)
       {
-        memmove (buf, buf + i, (size_t) (n - i) * sizeof *buf);
-        return (size_t) (n - i);
+        n = (size_t) (got - i);
+        memmove (buf, buf + i, n * sizeof *buf);
       }
-  /* The unwinder lost its way inside the runtime: the allocating call's
-     position is still known.  */
-  buf[0] = ra;
-  return max > 0;
+  if (n == 0)
+    {
+      /* The unwinder lost its way inside the runtime: the allocating
+         call's position is still known.  */
+      buf[0] = ra;
+      return depth > 0;
+    }
+  if ((size_t) got < max && !mp_config.past_main)
+    n = start_up_cut (buf, n, ra);
+  if (n > depth)
+    {
+      n = depth;
+      buf[n++] = MP_STACK_TRUNCATED;
+    }
+  return n;
 }
 
 /* The frames of CS, symbolised on first use, with a guest language's

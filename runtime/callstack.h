@@ -1,5 +1,12 @@
 /* callstack.h -- a sampled block's call stack: its return addresses as
-   captured, and its frames once asked for (callstack.c).  */
+   captured, and its frames once asked for (callstack.c; memprof.h
+   documents the public side).
+
+   A captured stack is an array of words, innermost first: the return
+   addresses of its C frames, then, if more frames than the depth asked
+   for were cut off, MP_STACK_TRUNCATED, then a language VM's frames
+   (guest.h).  Like guest.h's words, the mark has a top byte no return
+   address has.  */
 
 #ifndef MEMPROF_CALLSTACK_H
 #define MEMPROF_CALLSTACK_H
@@ -9,11 +16,17 @@
 #include "fork.h"
 #include "memprof.h"
 
+#define MP_STACK_TRUNCATED (UINT64_C (0xfc) << 56)
+
+/* The words a capture needs beyond its depth: the runtime's own frames,
+   cut off, and the frames outside main.  */
+#define MP_CALLSTACK_SLACK 32
+
 /* Owned by the sample that captured it, in its thread, or by the
    report's writer that made it.  */
 struct mp_callstack
 {
-  const uintptr_t *ras;         /* return addresses, innermost first */
+  const uintptr_t *ras;         /* as captured (see above) */
   size_t n_ras;
   size_t limit;                 /* C frames wanted at most; a guest
                                    language's come on top (guest.c) */
@@ -21,10 +34,13 @@ struct mp_callstack
   size_t n_frames;
 };
 
-/* The call stack from return address RA (the allocating call, inside
-   the program) outwards into BUF, at most MAX addresses; return how
-   many.  Just RA if the unwinder does not reach it.  */
-size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t max);
+/* The stack of the program's call that returns to RA, up to DEPTH C
+   frames, into BUF, which has room for DEPTH + MP_CALLSTACK_SLACK
+   words; return how many it holds.  Unless MEMPROF's past_main says
+   otherwise, it ends at main, or at a thread's start routine (see
+   callstack.c); a stack cut at DEPTH frames ends with
+   MP_STACK_TRUNCATED.  */
+size_t mp_callstack_capture (uintptr_t ra, uintptr_t *buf, size_t depth);
 /* Free what CS's frames took, once no one looks at them.  */
 void mp_callstack_release (mp_callstack *cs);
 /* The fork step (fork.c) of libunwind's locks: the captures under way,

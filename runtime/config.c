@@ -23,7 +23,7 @@
 
 struct mp_config mp_config = {
   .report_path = NULL, .sites = 20, .functions = 10, .sampling_rate = 1e-4,
-  .callstack_size = 16, .stacks = 5, .sections = MP_SECTIONS_ALL,
+  .callstack_size = 64, .stacks = 5, .sections = MP_SECTIONS_ALL,
   .init_heap_words = 0, .own_limit = 256ul << 20, .interpose = 1,
   .stats = MP_STATS_EVERY, .per_call = MP_STATS_PER_CALL,
 };
@@ -34,6 +34,16 @@ mp_config_secure (struct mp_config *cfg)
   static char none[] = "";      /* report=none; never freed */
   cfg->report_path = none;
   cfg->sampling_rate = 0;
+}
+
+void
+mp_config_settle (struct mp_config *cfg)
+{
+  int report = !(cfg->report_path && cfg->report_path[0] == '\0')
+               && (cfg->sections & (MP_SECTION_FUNCTIONS | MP_SECTION_STACKS));
+  if (!cfg->sampling_rate_given && !report && !cfg->pprof_path
+      && !cfg->folded_path && !cfg->json_path && !cfg->html_path)
+    cfg->sampling_rate = 0;
 }
 
 /* The longest value a number may be written with.  */
@@ -255,6 +265,7 @@ static const struct
   { "stacks", NULL, NUMBER, AT (stacks), ULONG_MAX },
   { "sampling_rate", NULL, RATE, AT (sampling_rate), 0 },
   { "callstack_size", NULL, NUMBER, AT (callstack_size), MP_MAX_CALLSTACK },
+  { "past_main", NULL, NUMBER, AT (past_main), 1 },
   { "own_limit", NULL, NUMBER, AT (own_limit), ULONG_MAX },
   { "init_heap_size", "h", NUMBER, AT (init_heap_words), UINT64_C (1) << 40 },
   { "vm_frames", NULL, VM_FRAMES, AT (vm_frames), 0 },
@@ -289,7 +300,10 @@ apply_item (struct mp_config *cfg, const char *key, size_t klen,
         case NUMBER:
           return parse_bounded (value, vlen, keys[i].max, field);
         case RATE:
-          return parse_rate (value, vlen, field);
+          if (parse_rate (value, vlen, field) != 0)
+            return -1;
+          cfg->sampling_rate_given = 1;
+          return 0;
         case VM_FRAMES:
           return set_vm_frames (field, value, vlen);
         case STATS:

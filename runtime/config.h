@@ -23,7 +23,10 @@ struct mp_config
   unsigned long sites;   /* per-site lines in the report; 0: all */
   unsigned long functions;  /* space profiles in the report; 0: all */
   double sampling_rate;  /* the report's sampling; 0: off */
+  unsigned sampling_rate_given;  /* 1: MEMPROF gave sampling_rate */
   unsigned long callstack_size;  /* frames per sampled call stack */
+  unsigned long past_main;  /* 1: call stacks go on past main and past a
+                               thread's start routine (callstack.c) */
   unsigned long stacks;  /* call stacks in each report section; 0: all */
   unsigned sections;     /* MP_SECTION_* bits */
   unsigned long init_heap_words;  /* Boehm's heap at its start, at least */
@@ -42,6 +45,13 @@ struct mp_config
    the VM's entry function, in their place, or not at all.  */
 enum { MP_VM_FRAMES_INTERLEAVE, MP_VM_FRAMES_INSTEAD, MP_VM_FRAMES_OFF };
 extern struct mp_config mp_config;
+
+/* Settle what depends on several of *CFG's settings, once MEMPROF is
+   parsed: the report's sampling is off by default when nothing would
+   show its samples (no report, or one without the functions and stacks
+   sections, and no other form), since they would cost the program
+   without a reader; a sampling_rate given in MEMPROF stays.  */
+void mp_config_settle (struct mp_config *cfg);
 
 /* Make *CFG the settings of a process in secure mode (init.c), whose
    stderr belongs to a user it does not run as: no report, and no

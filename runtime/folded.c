@@ -2,7 +2,10 @@
    (MEMPROF=folded=PATH), the input of Brendan Gregg's flamegraph.pl and
    of speedscope: a line per sampled call stack, its frames' functions
    from the outermost to the allocating one joined by `;', a space, and
-   the estimated bytes it allocated.
+   the estimated bytes it allocated.  It needs the frames' names, not
+   their positions (symbols.h).  A stack cut at callstack_size starts
+   with `(truncated)', so that such stacks share one root in a flame
+   graph instead of spreading over whatever frames the cut left.
 
    The format has no escapes: a `;' in a name becomes `:' and a control
    character `?', so that each line keeps its meaning; everything else
@@ -28,7 +31,7 @@ write_stack (FILE *out, const struct mp_profile_row *r)
   for (size_t k = r->n_ras; k-- > 0;)
     {
       const struct mp_frame *frames;
-      size_t n = mp_symbolise_one (r->ras[k], &frames);
+      size_t n = mp_symbolise_one (r->ras[k], MP_SYMBOLS_NAMES, &frames);
       for (size_t f = n; f-- > 0;)
         {
           fputs (sep, out);

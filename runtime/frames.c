@@ -1,8 +1,8 @@
 /* frames.c -- the frames a debugger shows at an address of a module:
    function, file and line, inlined frames included, read from the
-   module's DWARF (or its symbol table) through elfutils' libdwfl.
-   symbols.c asks it for the modules of the process; fuzz/symbols.c, for
-   hostile files.
+   module's DWARF (or its symbol table) through elfutils' libdwfl, which
+   dynlibs.c loads.  symbols.c asks it for the modules of the process;
+   fuzz/symbols.c, for hostile files.
 
    For the address, the scopes that hold it are listed innermost first;
    from the innermost function scope, its concrete outer scopes.  Each
@@ -10,21 +10,51 @@
    the next one out: the innermost frame's position is the line-table row
    for the address, each outer frame's the DW_AT_call_file and
    DW_AT_call_line of the inlined scope inside it; the chain ends at the
-   DW_TAG_subprogram.  A module without DWARF gives one frame, named from
-   its symbol table.
+   DW_TAG_subprogram.  A module without DWARF, or whose DWARF the caller
+   does not want read, gives one frame, named from its symbol table.
+
+   Names and positions cost differently: the scopes of one unit give
+   every frame's name, while its positions need the unit's line table
+   (its file names too, lines.c), so the caller says whether it wants
+   them (MP_FRAMES_LINES).
 
    The strings are libdw's: they live as long as the module's Dwfl.  */
 
-#include <elfutils/libdw.h>
 #include <dwarf.h>
+#include <fcntl.h>
 #include <stdlib.h>
-#include "internal.h"
+#include <string.h>
+#include <unistd.h>
 #include "frames.h"
+#include "lines.h"
+#include "index.h"
+
+/* libdwfl's own callbacks, through mp_dw: the table is filled at run
+   time, and a static initialiser needs constant addresses.  */
+static int
+find_elf (Dwfl_Module *mod, void **userdata, const char *modname,
+          Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+  return mp_dw.dwfl_linux_proc_find_elf (mod, userdata, modname, base,
+                                         file_name, elfp);
+}
+
+static int
+find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname,
+                Dwarf_Addr base, const char *file_name,
+                const char *debuglink_file, GElf_Word debuglink_crc,
+                char **debuginfo_file_name)
+{
+  return mp_dw.dwfl_standard_find_debuginfo (mod, userdata, modname, base,
+                                             file_name, debuglink_file,
+                                             debuglink_crc,
+                                             debuginfo_file_name);
+}
 
 static char *debuginfo_path;
 const Dwfl_Callbacks mp_module_callbacks = {
-  .find_elf = dwfl_linux_proc_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .find_elf = find_elf,
+  .find_debuginfo = find_debuginfo,
   .debuginfo_path = &debuginfo_path,
 };
 
@@ -42,55 +72,40 @@ die_name (Dwarf_Die *die)
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
     {
       const char *name
-        = dwarf_formstring (dwarf_attr_integrate (die, names[i], &a));
+        = mp_dw.dwarf_formstring (mp_dw.dwarf_attr_integrate (die, names[i],
+                                                              &a));
       if (name != NULL)
         return name;
     }
   return "??";
 }
 
-/* The file of module M: what a function is defined in when its own
-   DWARF does not say.  */
-static const char *
-module_file (Dwfl_Module *m)
-{
-  return dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
-}
-
-/* Where function DIE of module M is defined: DW_AT_decl_file and
-   DW_AT_decl_line, through its abstract origin, else M's file.  */
-static struct mp_defined
-definition (Dwfl_Module *m, Dwarf_Die *die)
-{
-  const char *file = dwarf_decl_file (die);
-  int line = 0;
-  if (file == NULL || dwarf_decl_line (die, &line) != 0)
-    line = 0;
-  return (struct mp_defined) { file ? file : module_file (m), line };
-}
-
 static int
 is_function (Dwarf_Die *die)
 {
-  int tag = dwarf_tag (die);
+  int tag = mp_dw.dwarf_tag (die);
   return tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine;
 }
 
-/* The call position recorded in inlined scope DIE of CU: where the
-   frame out of it is.  */
+/* The call position recorded in inlined scope DIE, whose unit has the
+   line table LINES: where the frame out of it is; none without
+   LINES.  */
 static void
-call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file, int *line)
+call_position (const struct mp_lines *lines, Dwarf_Die *die,
+               const char **file, int *line)
 {
   Dwarf_Attribute a;
   Dwarf_Word v;
-  Dwarf_Files *files;
-  size_t n;
-  *line = dwarf_formudata (dwarf_attr (die, DW_AT_call_line, &a), &v) == 0
-          ? (int) v : 0;
+  *line = 0;
   *file = NULL;
-  if (dwarf_formudata (dwarf_attr (die, DW_AT_call_file, &a), &v) == 0
-      && dwarf_getsrcfiles (cu, &files, &n) == 0 && v < n)
-    *file = dwarf_filesrc (files, v, NULL, NULL);
+  if (lines == NULL)
+    return;
+  if (mp_dw.dwarf_formudata (mp_dw.dwarf_attr (die, DW_AT_call_line, &a),
+                             &v) == 0)
+    *line = (int) v;
+  if (mp_dw.dwarf_formudata (mp_dw.dwarf_attr (die, DW_AT_call_file, &a),
+                             &v) == 0)
+    *file = mp_lines_file (lines, v);
 }
 
 /* ---- scopes by address ------------------------------------------------
@@ -112,7 +127,7 @@ call_position (Dwarf_Die *cu, Dwarf_Die *die, const char **file, int *line)
 
 struct range
 {
-  Dwarf_Addr low, high;
+  Dwarf_Addr low, high;         /* low first: mp_count_at_most's key */
   Dwarf_Die die;
   struct range *inner;          /* a function's child scopes, by low
                                    (unused in the child scopes' own) */
@@ -125,6 +140,13 @@ struct mp_unit
   const void *key;              /* the unit DIE's address in the data */
   struct range *ranges;         /* its functions, by low; NULL if none */
   ptrdiff_t n;
+  struct mp_lines *lines;       /* its line table, once read; NULL if
+                                   it has none */
+  int lines_read;
+  struct mp_lines *files;       /* its header's files alone, if read
+                                   before LINES (files_of); NULL if
+                                   none */
+  int files_read;
 };
 
 static int
@@ -155,15 +177,15 @@ list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
   Dwarf_Die die;
   size_t n = 0, cap = 0;
   *out = NULL;
-  if (dwarf_child (parent, &die) != 0)
+  if (mp_dw.dwarf_child (parent, &die) != 0)
     return 0;
   do
     {
-      if (!wanted (dwarf_tag (&die)))
+      if (!wanted (mp_dw.dwarf_tag (&die)))
         continue;
       Dwarf_Addr base, low, high;
       for (ptrdiff_t off = 0;
-           (off = dwarf_ranges (&die, off, &base, &low, &high)) > 0;)
+           (off = mp_dw.dwarf_ranges (&die, off, &base, &low, &high)) > 0;)
         {
           /* GCC emits empty ranges; one could tie with a real range
              on low and hide it from range_at.  */
@@ -178,7 +200,7 @@ list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
           (*out)[n++] = (struct range) { low, high, die, NULL, -1 };
         }
     }
-  while (dwarf_siblingof (&die, &die) == 0);
+  while (mp_dw.dwarf_siblingof (&die, &die) == 0);
   /* Not even an empty array may be null for qsort.  */
   if (n > 0)
     qsort (*out, n, sizeof **out, by_low);
@@ -189,22 +211,14 @@ list_ranges (Dwarf_Die *parent, int (*wanted) (int tag), struct range **out)
 static struct range *
 range_at (struct range *ranges, ptrdiff_t n, Dwarf_Addr pc)
 {
-  ptrdiff_t lo = 0, hi = n;     /* the first range past PC */
-  while (lo < hi)
-    {
-      ptrdiff_t mid = lo + (hi - lo) / 2;
-      if (ranges[mid].low <= pc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo > 0 && pc < ranges[lo - 1].high ? &ranges[lo - 1] : NULL;
+  size_t k = mp_count_at_most (ranges, (size_t) n, sizeof *ranges, pc);
+  return k > 0 && pc < ranges[k - 1].high ? &ranges[k - 1] : NULL;
 }
 
-/* The top-level function of CU holding PC, or NULL; its unit is listed
-   in UNITS.  */
-static struct range *
-function_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc)
+/* CU's entry in UNITS, made with its functions listed if new; NULL
+   without memory.  */
+static struct mp_unit *
+unit_of (struct mp_units *units, Dwarf_Die *cu)
 {
   struct mp_unit **head
     = &units->buckets[((uintptr_t) cu->addr >> 4) % MP_UNIT_BUCKETS];
@@ -218,7 +232,86 @@ function_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc)
       u->next = *head;
       *head = u;
     }
+  return u;
+}
+
+/* The top-level function of CU holding PC, or NULL.  */
+static struct range *
+function_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc)
+{
+  struct mp_unit *u = unit_of (units, cu);
   return u ? range_at (u->ranges, u->n, pc) : NULL;
+}
+
+/* CU's line table, read at the first call; NULL if it has none.  */
+static const struct mp_lines *
+lines_of (struct mp_units *units, Dwarf_Die *cu)
+{
+  struct mp_unit *u = unit_of (units, cu);
+  if (u && !u->lines_read)
+    {
+      u->lines = mp_lines_read (cu, 1);
+      u->lines_read = 1;
+    }
+  return u ? u->lines : NULL;
+}
+
+/* CU's file table: its line table's if that was read first, else its
+   header's alone, read at the first call; NULL if it has none.  Always
+   the same table for CU, whose names tell functions apart.  */
+static const struct mp_lines *
+files_of (struct mp_units *units, Dwarf_Die *cu)
+{
+  struct mp_unit *u = unit_of (units, cu);
+  if (u == NULL)
+    return NULL;
+  if (u->lines_read && !u->files_read)
+    return u->lines;
+  if (!u->files_read)
+    {
+      u->files = mp_lines_read (cu, 0);
+      u->files_read = 1;
+    }
+  return u->files;
+}
+
+/* The file of module M: what a function is defined in when its own
+   DWARF does not say.  */
+static const char *
+module_file (Dwfl_Module *m)
+{
+  return mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
+                                 NULL);
+}
+
+/* Where function DIE of module M is defined: DW_AT_decl_file and
+   DW_AT_decl_line, through its abstract origin, else M's file.  The
+   file is named from the file table of the unit whose DIE says it
+   (lines.c): the header of its line program, unless its rows are read
+   already, for positions.  libdw's dwarf_decl_file reads the whole
+   table, row by row, as dwarf_getsrclines does, which a frame asked for
+   by name alone must not cost.  */
+static struct mp_defined
+definition (struct mp_units *units, Dwfl_Module *m, Dwarf_Die *die)
+{
+  Dwarf_Attribute a;
+  Dwarf_Word v;
+  Dwarf_Die cu;
+  const char *file = NULL;
+  int line = 0;
+  if (mp_dw.dwarf_formudata (mp_dw.dwarf_attr_integrate (die, DW_AT_decl_file,
+                                                         &a), &v) == 0
+      && mp_dw.dwarf_cu_die (a.cu, &cu, NULL, NULL, NULL, NULL, NULL, NULL))
+    {
+      const struct mp_lines *files = files_of (units, &cu);
+      file = files ? mp_lines_file (files, v) : NULL;
+    }
+  if (file != NULL
+      && mp_dw.dwarf_formudata (mp_dw.dwarf_attr_integrate (die,
+                                                            DW_AT_decl_line,
+                                                            &a), &v) == 0)
+    line = (int) v;
+  return (struct mp_defined) { file ? file : module_file (m), line };
 }
 
 /* The child scope of PARENT that holds PC into *OUT; 0, or -1.  */
@@ -226,15 +319,16 @@ static int
 child_scope_at (const Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *out)
 {
   Dwarf_Die die, p = *parent;
-  if (dwarf_child (&p, &die) != 0)
+  if (mp_dw.dwarf_child (&p, &die) != 0)
     return -1;
   do
-    if (is_scope_tag (dwarf_tag (&die)) && dwarf_haspc (&die, pc) == 1)
+    if (is_scope_tag (mp_dw.dwarf_tag (&die))
+        && mp_dw.dwarf_haspc (&die, pc) == 1)
       {
         *out = die;
         return 0;
       }
-  while (dwarf_siblingof (&die, &die) == 0);
+  while (mp_dw.dwarf_siblingof (&die, &die) == 0);
   return -1;
 }
 
@@ -263,7 +357,7 @@ inlined_at (struct range *f, Dwarf_Addr pc, Dwarf_Die *chain, int max)
   chain[n++] = f->die;
   for (int found = listed_scope_at (f, pc, &die); found == 0;
        found = child_scope_at (&die, pc, &die))
-    if (dwarf_tag (&die) == DW_TAG_inlined_subroutine && n < max)
+    if (mp_dw.dwarf_tag (&die) == DW_TAG_inlined_subroutine && n < max)
       chain[n++] = die;
   return n;
 }
@@ -294,11 +388,12 @@ function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth,
                    Dwarf_Die *out)
 {
   Dwarf_Die die;
-  if (depth == 0 || dwarf_child (parent, &die) != 0)
+  if (depth == 0 || mp_dw.dwarf_child (parent, &die) != 0)
     return -1;
   do
     {
-      if (!is_container_tag (dwarf_tag (&die)) && dwarf_haspc (&die, pc) != 1)
+      if (!is_container_tag (mp_dw.dwarf_tag (&die))
+          && mp_dw.dwarf_haspc (&die, pc) != 1)
         continue;
       if (function_scope_at (&die, pc, depth - 1, out) == 0)
         return 0;
@@ -308,7 +403,7 @@ function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth,
           return 0;
         }
     }
-  while (dwarf_siblingof (&die, &die) == 0);
+  while (mp_dw.dwarf_siblingof (&die, &die) == 0);
   return -1;
 }
 
@@ -331,22 +426,27 @@ scopes_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc,
   /* The innermost function scope, then its concrete outer scopes.  */
   Dwarf_Die inner;
   int n = function_scope_at (cu, pc, MAX_DEPTH, &inner) == 0
-          ? dwarf_getscopes_die (&inner, chain) : 0;
+          ? mp_dw.dwarf_getscopes_die (&inner, chain) : 0;
   return n > 0 ? n : 0;
 }
 
 size_t
 mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
-                  struct mp_frame *out, struct mp_defined *defined_in,
-                  size_t max)
+                  unsigned what, struct mp_frame *out,
+                  struct mp_defined *defined_in, size_t max)
 {
   const char *file = NULL;
   int line = 0;
-  Dwfl_Line *l = dwfl_module_getsrc (m, pc);
-  if (l)
-    file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
   Dwarf_Addr bias;
-  Dwarf_Die *cu = dwfl_module_addrdie (m, pc, &bias);
+  Dwarf_Die *cu = (what & MP_FRAMES_DWARF)
+                  ? mp_dw.dwfl_module_addrdie (m, pc, &bias) : NULL;
+  const struct mp_lines *lines = cu && (what & MP_FRAMES_LINES)
+                                 ? lines_of (units, cu) : NULL;
+  if (lines && mp_lines_at (lines, pc - bias, &file, &line) != 0)
+    {
+      file = NULL;
+      line = 0;
+    }
   Dwarf_Die *chain = NULL;
   int n_chain = cu ? scopes_at (units, cu, pc - bias, &chain) : 0;
   size_t n = 0;
@@ -356,9 +456,9 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
       if (!is_function (&chain[i]))
         continue;
       if (inner != NULL)
-        call_position (cu, inner, &file, &line);
-      int inlined = dwarf_tag (&chain[i]) == DW_TAG_inlined_subroutine;
-      defined_in[n] = definition (m, &chain[i]);
+        call_position (lines, inner, &file, &line);
+      int inlined = mp_dw.dwarf_tag (&chain[i]) == DW_TAG_inlined_subroutine;
+      defined_in[n] = definition (units, m, &chain[i]);
       out[n++] = (struct mp_frame) { die_name (&chain[i]), file,
                                      (unsigned) line, inlined };
       if (!inlined)
@@ -366,7 +466,7 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
       inner = &chain[i];
     }
   if (n > 0 && out[n - 1].inlined)
-    call_position (cu, inner, &file, &line);
+    call_position (lines, inner, &file, &line);
   free (chain);
   if (n > 0 && out[n - 1].inlined && n == max)
     out[n - 1].inlined = 0;     /* the frames past MAX are cut */
@@ -375,7 +475,7 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
       /* No DWARF for PC, or a chain that ends inside an inlined scope
          (corrupt DWARF, found by fuzz/symbols.c): the function is the
          symbol table's.  */
-      const char *name = dwfl_module_addrname (m, pc);
+      const char *name = mp_dw.dwfl_module_addrname (m, pc);
       defined_in[n] = (struct mp_defined) { module_file (m), 0 };
       out[n++] = (struct mp_frame) { name ? name : "??", file,
                                      (unsigned) line, 0 };
@@ -394,6 +494,66 @@ mp_units_free (struct mp_units *units)
         for (ptrdiff_t i = 0; i < u->n; i++)
           free (u->ranges[i].inner);
         free (u->ranges);
+        mp_lines_free (u->lines);
+        mp_lines_free (u->files);
         free (u);
       }
+}
+
+/* ---- compressed DWARF -------------------------------------------------- */
+
+/* Whether ELF's .debug_info is compressed (SHF_COMPRESSED, or GNU's
+   older .zdebug_info); -1 if it has none, or cannot be read.  */
+static int
+info_compressed (Elf *elf)
+{
+  size_t strndx;
+  if (elf == NULL || mp_dw.elf_getshdrstrndx (elf, &strndx) != 0)
+    return -1;
+  for (Elf_Scn *scn = NULL; (scn = mp_dw.elf_nextscn (elf, scn)) != NULL;)
+    {
+      GElf_Shdr mem, *sh = mp_dw.gelf_getshdr (scn, &mem);
+      const char *name = sh ? mp_dw.elf_strptr (elf, strndx, sh->sh_name)
+                            : NULL;
+      if (name != NULL && strcmp (name, ".zdebug_info") == 0)
+        return 1;
+      if (name != NULL && strcmp (name, ".debug_info") == 0
+          && sh->sh_type != SHT_NOBITS)
+        return (sh->sh_flags & SHF_COMPRESSED) != 0;
+    }
+  return -1;
+}
+
+/* The separate debug file of M, found as libdwfl finds it to read the
+   symbol table (a stripped module's is there), which reads no DWARF:
+   opened apart to look at its section headers, and closed.  Asking
+   dwfl_standard_find_debuginfo directly would not do: libdwfl keeps
+   the file it finds as the module's, without the bias it computes when
+   it finds the file itself, and names every symbol wrong after.  A
+   module whose own file has a symbol table, and its DWARF apart, is
+   taken as uncompressed.  */
+static int
+debug_file_compressed (Dwfl_Module *m)
+{
+  const char *debug = NULL;
+  if (mp_dw.dwfl_module_getsymtab (m) < 0)
+    return 0;
+  mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL, &debug);
+  int fd = debug ? open (debug, O_RDONLY | O_CLOEXEC) : -1;
+  if (fd < 0)
+    return 0;
+  Elf *elf = mp_dw.elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  int c = info_compressed (elf);
+  mp_dw.elf_end (elf);
+  close (fd);
+  return c > 0;
+}
+
+int
+mp_module_dwarf_compressed (Dwfl_Module *m)
+{
+  GElf_Addr bias;
+  Elf *elf = mp_dw.dwfl_module_getelf (m, &bias);
+  int c = info_compressed (elf);
+  return c >= 0 ? c : debug_file_compressed (m);
 }

@@ -1,11 +1,12 @@
-/* frames.h -- the frames at an address of a module, from its DWARF
-   (frames.c).  */
+/* frames.h -- the frames at an address of a module, from its DWARF or
+   its symbol table (frames.c).  The libdw functions are mp_dw's
+   (dynlibs.h): mp_dw_load first.  */
 
 #ifndef MEMPROF_FRAMES_H
 #define MEMPROF_FRAMES_H
 
 #include <stddef.h>
-#include <elfutils/libdwfl.h>
+#include "dynlibs.h"
 #include "memprof.h"
 
 /* The callbacks of a Dwfl of the process's modules: a module named by an
@@ -24,6 +25,12 @@ struct mp_units
   struct mp_unit *buckets[MP_UNIT_BUCKETS];
 };
 
+/* What mp_module_frames reads: the module's DWARF (else the symbol
+   table alone names the function, one frame per address), and with it
+   the line tables, for each frame's file and line (else FILE is NULL
+   and LINE 0).  The frames and their names are the same either way.  */
+enum { MP_FRAMES_DWARF = 1, MP_FRAMES_LINES = 2 };
+
 /* Where a function is defined: the file, its DWARF's DW_AT_decl_file
    or else the module's, and the line (DW_AT_decl_line; 0 if unknown).
    C++'s overloads that have no linkage name (GCC gives none to a
@@ -35,14 +42,22 @@ struct mp_defined
 };
 
 /* Up to MAX frames at address PC of module M into OUT, innermost first,
-   the last one not inlined; at least one if MAX is not 0 (named `??'
-   when nothing is known).  Return how many.  A frame's function is
-   named by its DWARF linkage name (C++'s mangled name), else its name,
-   else the symbol table's name; DEFINED_IN[i] gets where the function
-   of OUT[i] is defined.  */
+   the last one not inlined, reading what WHAT says; at least one if MAX
+   is not 0 (named `??' when nothing is known).  Return how many.  A
+   frame's function is named by its DWARF linkage name (C++'s mangled
+   name), else its name, else the symbol table's name; DEFINED_IN[i]
+   gets where the function of OUT[i] is defined (with MP_FRAMES_DWARF,
+   this reads the line table's file names of the unit that defines it,
+   even without MP_FRAMES_LINES).  */
 size_t mp_module_frames (struct mp_units *units, Dwfl_Module *m,
-                         Dwarf_Addr pc, struct mp_frame *out,
+                         Dwarf_Addr pc, unsigned what, struct mp_frame *out,
                          struct mp_defined *defined_in, size_t max);
 void mp_units_free (struct mp_units *units);
+
+/* Whether M's DWARF is compressed, in the module's file or in the
+   separate debug file the standard search finds for it: reading any of
+   it would inflate all of it (libdw does at dwarf_begin).  Reads no
+   DWARF.  */
+int mp_module_dwarf_compressed (Dwfl_Module *m);
 
 #endif

@@ -36,10 +36,12 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callstack.h"
 #include "guest.h"
 #include "config.h"
 #include "symbols.h"
 #include "profile.h"
+#include "index.h"
 
 #define WORD_MASK (~MP_GUEST_TAG_MASK)
 #define BAD_WORD WORD_MASK      /* a word the provider gave too large */
@@ -197,7 +199,8 @@ entry_function (void)
   if (name == NULL)
     {
       const struct mp_frame *frames;
-      size_t n = mp_symbolise_one ((uintptr_t) fn + 1, &frames);
+      size_t n = mp_symbolise_one ((uintptr_t) fn + 1, MP_SYMBOLS_NAMES,
+                                   &frames);
       const char *f = frames[n - 1].function;
       name = mp_strdup (strcmp (f, "??") != 0 ? f : "");
       pthread_mutex_lock (&lock);
@@ -215,7 +218,7 @@ static int
 runs_guest (uintptr_t ra, const char *name)
 {
   const struct mp_frame *frames;
-  size_t n = mp_symbolise_one (ra, &frames);
+  size_t n = mp_symbolise_one (ra, MP_SYMBOLS_NAMES, &frames);
   for (size_t i = 0; i < n; i++)
     if (strcmp (frames[i].function, name) == 0)
       return 1;
@@ -247,9 +250,10 @@ size_t
 mp_guest_arrange (const uintptr_t *in, size_t n, uintptr_t *out)
 {
   size_t c = 0, g, k = 0;
-  while (c < n && !mp_is_guest (in[c]))
+  while (c < n && !(in[c] & MP_GUEST_TAG_MASK))
     c++;
-  g = c;
+  int truncated = c < n && in[c] == MP_STACK_TRUNCATED;
+  g = c + (size_t) truncated;
   const char *name = mp_config.vm_frames == MP_VM_FRAMES_OFF
                      ? NULL : entry_function ();
   size_t lo = c, hi = c;        /* the innermost and outermost entries */
@@ -275,6 +279,8 @@ mp_guest_arrange (const uintptr_t *in, size_t n, uintptr_t *out)
     }
   if (mp_config.vm_frames != MP_VM_FRAMES_OFF)
     copy_frames (in, n, &g, out, &k, 1);        /* the rest, outermost */
+  if (truncated)
+    out[k++] = MP_STACK_TRUNCATED;
   return k;
 }
 

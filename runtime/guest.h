@@ -14,9 +14,10 @@
 
    In a captured stack a guest frame word W is stored as MP_GUEST_FRAME
    | W, and the place where the VM was entered from C as MP_GUEST_ENTRY:
-   neither can be a return address, whose top byte is 0.  Before a stack
-   is shown, mp_guest_arrange puts the guest frames where they belong
-   among the C frames.  */
+   neither can be a return address, whose top byte is 0 (nor be
+   callstack.h's truncation mark, which comes before them).  Before a
+   stack is shown, mp_guest_arrange puts the guest frames where they
+   belong among the C frames.  */
 
 #ifndef MEMPROF_GUEST_H
 #define MEMPROF_GUEST_H
@@ -28,10 +29,12 @@
 #define MP_GUEST_FRAME (UINT64_C (0xfe) << 56)
 #define MP_GUEST_ENTRY (UINT64_C (0xfd) << 56)
 
+/* Whether word RA of a captured stack is a guest frame or entry.  */
 static inline int
 mp_is_guest (uintptr_t ra)
 {
-  return (ra & MP_GUEST_TAG_MASK) != 0;
+  uintptr_t tag = ra & MP_GUEST_TAG_MASK;
+  return tag == MP_GUEST_FRAME || tag == MP_GUEST_ENTRY;
 }
 
 /* Count an allocation of N bytes and WORDS words (MAJOR: in the major
@@ -69,8 +72,9 @@ size_t mp_guest_capture (uintptr_t *buf, size_t n, size_t max);
 const struct mp_frame *mp_guest_frame (uintptr_t ra);
 
 /* The stack IN (N entries, as captured) as it is shown: its guest frames
-   among its C frames as MEMPROF's vm_frames says, into OUT, which has
-   room for N; return how many.  */
+   among its C frames as MEMPROF's vm_frames says, and its truncation
+   mark, if any, last, into OUT, which has room for N; return how
+   many.  */
 size_t mp_guest_arrange (const uintptr_t *in, size_t n, uintptr_t *out);
 
 /* Whether IN has any guest entry.  */

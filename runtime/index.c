@@ -1,6 +1,8 @@
 /* index.c -- an open-addressing hash index over numbered items: the
    report's writers use it to find a function by name (space.c) or an
    address's location (locations.c) among the items they have made.
+   Also the growing of arrays (mp_reserve), and the binary search of
+   those sorted by address (mp_count_at_most).
 
    Items are numbered from 0 by their owner; the index keeps each one's
    hash and, in a table of a power-of-2 size at least twice the number of
@@ -8,7 +10,8 @@
    An index belongs to whoever made it; it has no lock.  */
 
 #include <stdlib.h>
-#include "internal.h"
+#include <string.h>
+#include "index.h"
 
 size_t *
 mp_index_find (struct mp_index *ix, uint64_t h,
@@ -114,4 +117,21 @@ mp_reserve (void *items, size_t *cap, size_t n, size_t size)
   *(void **) items = p;
   *cap = more;
   return 0;
+}
+
+size_t
+mp_count_at_most (const void *items, size_t n, size_t size, uint64_t key)
+{
+  size_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      uint64_t k;
+      memcpy (&k, (const char *) items + mid * size, sizeof k);
+      if (k <= key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
 }

@@ -63,6 +63,7 @@ start (void)
   mp_timeline_start ();
   mp_config_parse (memprof_variable (), &mp_config, mp_control_preset,
                    mp_warn);
+  mp_config_settle (&mp_config);
   uint64_t seed;
   if (getrandom (&seed, sizeof seed, GRND_NONBLOCK) != sizeof seed)
     seed = (uint64_t) time (NULL) * 2654435761u ^ (uint64_t) getpid ();

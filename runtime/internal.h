@@ -94,53 +94,6 @@ struct mp_field
 extern const struct mp_field mp_stat_fields[];   /* stat.c */
 double mp_field_value (const struct mp_field *f, const void *record);
 
-/* index.c: an index of numbered items by hash (see there).  */
-struct mp_index
-{
-  size_t *slots;                /* 1 + an item's number, or 0: free */
-  uint64_t *hashes;             /* each item's hash */
-  size_t n, cap, n_slots;       /* items; room in hashes; slots */
-};
-
-/* The slot of the item with hash H that SAME (item, CTX) says is the one
-   sought (*slot is 1 + its number), or else the free slot where it would
-   go (*slot is 0); NULL without memory.  */
-size_t *mp_index_find (struct mp_index *ix, uint64_t h,
-                       int (*same) (size_t item, void *ctx), void *ctx);
-/* Give the next number, ix->n, to an item of hash H, in SLOT from
-   mp_index_find (which it invalidates); 0, or -1 without memory.  */
-int mp_index_add (struct mp_index *ix, size_t *slot, uint64_t h);
-void mp_index_free (struct mp_index *ix);
-uint64_t mp_hash_string (const char *s);
-uint64_t mp_hash_address (uintptr_t a);
-/* Make room at *ITEMS (CAP items of SIZE bytes) for item N, doubling;
-   0, or -1 without memory.  */
-int mp_reserve (void *items, size_t *cap, size_t n, size_t size);
-
-/* locations.c: a profile's distinct return addresses (see there).  */
-struct mp_location
-{
-  uintptr_t ra;
-  const struct mp_frame *frames;  /* innermost first; symbols.c's */
-  size_t n_frames;
-  size_t first_frame;           /* the number of its first frame */
-};
-
-struct mp_locations
-{
-  struct mp_location *locs;
-  size_t n, cap;
-  size_t n_frames;              /* frames of all the locations */
-  struct mp_index index;        /* by address */
-  uintptr_t sought;             /* the address `same' compares with */
-};
-
-#define MP_NO_LOCATION ((size_t) -1)
-/* The number of RA's location, made if new; MP_NO_LOCATION without
-   memory.  */
-size_t mp_location_of (struct mp_locations *t, uintptr_t ra);
-void mp_locations_free (struct mp_locations *t);
-
 /* timeline.c */
 #define MP_TIMELINE_POINTS 1024
 struct mp_timeline_point
@@ -153,13 +106,6 @@ void mp_timeline_start (void);
 double mp_uptime (void);        /* seconds since the runtime started */
 void mp_timeline_note (void);
 size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
-
-/* space.c: the space profiles into *ALL (malloc'ed, NULL if none),
-   sorted as mp_space_profile_foreach gives them; 0, or -1 without
-   memory.  */
-int mp_space_profiles (struct mp_space_profile **all, size_t *n);
-void mp_space_report (FILE *out, size_t top);
-const char *mp_source_name (enum mp_source source);
 
 
 /* fields.c: MEMPROF's name KEY of a control field, or -1.  */

@@ -20,6 +20,9 @@
 #include "output.h"
 #include "report.h"
 #include "profile.h"
+#include "locations.h"
+#include "space.h"
+#include "report.h"
 
 #define MAX_DEPTH 16             /* the schema nests 8 deep */
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "internal.h"
 #include "symbols.h"
+#include "locations.h"
 
 static int
 same (size_t item, void *ctx)
@@ -31,7 +32,7 @@ mp_location_of (struct mp_locations *t, uintptr_t ra)
     return MP_NO_LOCATION;
   struct mp_location *l = &t->locs[t->n];
   l->ra = ra;
-  l->n_frames = mp_symbolise_one (ra, &l->frames);
+  l->n_frames = mp_symbolise_one (ra, MP_SYMBOLS_LINES, &l->frames);
   l->first_frame = t->n_frames;
   t->n_frames += l->n_frames;
   return t->n++;

@@ -313,11 +313,18 @@ void mp_report (FILE *out);
 
    Each allocation comes with its call stack: every frame a debugger's
    backtrace shows at the allocating call, inlined frames included,
-   innermost first, no frame of memprof's own, at most CALLSTACK_SIZE
-   frames (at most MP_MAX_CALLSTACK; 0 captures none).  It is captured as
-   return addresses when the sample falls and symbolised (with elfutils'
-   libdw) only when asked for; the first lookup in a process reads its
-   debug information and takes some tens of milliseconds.  */
+   innermost first, no frame of memprof's own, and, as gdb's backtrace,
+   none outside main: a stack ends at main, or in other threads at their
+   start routine (MEMPROF's past_main keeps the frames of libc's start-up
+   and of what runs a thread).  It has at most CALLSTACK_SIZE return
+   addresses (at most MP_MAX_CALLSTACK; 0 captures none), and at most
+   CALLSTACK_SIZE frames.  It is captured as return addresses when the
+   sample falls and symbolised (with elfutils' libdw, loaded then) only
+   when asked for; the first lookup in a process takes about a
+   millisecond.  Frames in a module not built with the plugin whose
+   debug information is compressed (libc's, as libc6-dbg installs it)
+   are named from its symbol table, without file and line: libdw would
+   inflate all of it to read any of it.  */
 enum mp_source
 {
   MP_SOURCE_NORMAL,             /* GC_malloc and the like */
@@ -907,11 +914,25 @@ void mp_eventlog_resume (void);
    made or written gets one warning, and the program runs on without
    it.
    Sampling:
-     sampling_rate=R    the report's sampling rate, 0 to 1 (default 1e-4,
-                        0: off)
-     callstack_size=N   frames per sampled call stack (default 16, at most
+     sampling_rate=R    the report's sampling rate, 0 to 1 (0: off); by
+                        default 1e-4 when something shows the samples
+                        (the report with its functions or stacks
+                        section, pprof, folded, json or html), else 0:
+                        with report=none alone, nothing is sampled for
+                        the report, and mp_space_profile_foreach and
+                        mp_report see only the samples of
+                        mp_memprof_start
+     callstack_size=N   frames per sampled call stack (default 64, at most
                         MP_MAX_CALLSTACK), a language VM's frames
-                        (mp_set_frame_provider) on top
+                        (mp_set_frame_provider) on top; a stack cut there
+                        ends, in the report's forms, with a frame
+                        `(truncated)'
+     past_main=B        1: call stacks go on past main, into libc's
+                        start-up (__libc_start_call_main,
+                        __libc_start_main, _start), and past a thread's
+                        start routine (start_thread, clone3), as gdb's
+                        `set backtrace past-main on'; 0 (the default):
+                        they stop at main and at the start routine
      own_limit=BYTES    memory for the sampling tables (default 256M): past
                         it, or when malloc refuses them memory, sampling
                         (mp_memprof_start's too) stops for good with one

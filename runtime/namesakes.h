@@ -14,6 +14,8 @@ typedef void mp_renamed_fn (const char *old, const char *now, void *data);
    When this call gives a known function a new name, it calls RENAMED
    (OLD, NOW, DATA) before it returns.  The same string for the same
    NAME, FILE and LINE until it is renamed; NAME itself without memory.
+   NAME is kept only if it is the string returned: else the caller may
+   free it.
    The caller serialises the calls (symbols.c's lock); the strings live
    as long as the process.  */
 const char *mp_namesake_shown (const char *name, const char *file, int line,

@@ -48,6 +48,7 @@
 #include "eventlog.h"
 #include "init.h"
 #include "output.h"
+#include "index.h"
 #include "sample.h"
 
 pid_t mp_start_pid;

@@ -30,6 +30,15 @@ int mp_output_create_beside (const char *name, char *temp, size_t size);
 int mp_write_json (FILE *out);
 int mp_write_folded (FILE *out);
 int mp_write_pprof (FILE *out);
+/* An estimate as the text report prints it with "%.0f": the rounding
+   dust of its sums, such as a live figure of -1e-12 bytes, as 0, never
+   "-0".  */
+static inline double
+mp_shown (double v)
+{
+  return v > -0.5 && v < 0.5 ? 0 : v;
+}
+
 /* html.c: the HTML page up to where the JSON report goes, to OUT; the
    rest of the page, to write after the JSON.  */
 const char *mp_html_head (FILE *out);

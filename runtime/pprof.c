@@ -4,7 +4,7 @@
    The message (github.com/google/pprof, proto/profile.proto) is encoded
    here by hand: it needs only varints, length-delimited fields and
    packed repeated varints, and a library would add a code generator for
-   that.  zlib gzips it.
+   that.  zlib gzips it, loaded only then (dynlibs.h).
 
    What goes where:
    - sample_type: alloc_objects/count, alloc_space/bytes,
@@ -31,11 +31,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
+#include "dynlibs.h"
 #include "internal.h"
 #include "config.h"
 #include "output.h"
 #include "profile.h"
+#include "index.h"
+#include "locations.h"
+#include "space.h"
 
 /* A growing byte buffer; `failed' once memory ran out.  */
 struct buf
@@ -422,16 +425,24 @@ write_tables (struct pprof *p, const struct mp_locations *t, double min,
   free (ms.m);
 }
 
-/* Gzip N bytes at DATA to OUT; -1 if zlib fails.  At the fastest level,
-   as Go's runtime/pprof does: a profile is written at exit, read once,
-   and compresses well anyway.  */
+/* Gzip N bytes at DATA to OUT; -1 if zlib fails, or cannot be loaded
+   (after a warning).  At the fastest level, as Go's runtime/pprof does:
+   a profile is written at exit, read once, and compresses well
+   anyway.  */
 static int
 gzip_to (FILE *out, const unsigned char *data, size_t n)
 {
+  const char *why;
+  if (mp_z_load (&why) != 0)
+    {
+      mp_warn ("cannot load zlib (%s) to write the pprof profile", why);
+      return -1;
+    }
   z_stream z;
   memset (&z, 0, sizeof z);
-  if (deflateInit2 (&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-                    Z_DEFAULT_STRATEGY) != Z_OK)
+  if (mp_z.deflateInit2_ (&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
+                          Z_DEFAULT_STRATEGY, ZLIB_VERSION,
+                          (int) sizeof z) != Z_OK)
     return -1;
   z.next_in = (unsigned char *) data;
   z.avail_in = (uInt) n;      /* profiles stay far below 4 GiB */
@@ -441,11 +452,11 @@ gzip_to (FILE *out, const unsigned char *data, size_t n)
     {
       z.next_out = chunk;
       z.avail_out = sizeof chunk;
-      rc = deflate (&z, Z_FINISH);
+      rc = mp_z.deflate (&z, Z_FINISH);
       fwrite (chunk, 1, sizeof chunk - z.avail_out, out);
     }
   while (rc == Z_OK);
-  deflateEnd (&z);
+  mp_z.deflateEnd (&z);
   return rc == Z_STREAM_END ? 0 : -1;
 }
 

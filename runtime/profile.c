@@ -28,11 +28,12 @@
 #include "callstack.h"
 #include "guest.h"
 #include "internal.h"
-#include "config.h"
 #include "callstack.h"
 #include "fork.h"
 #include "profile.h"
+#include "output.h"
 #include "symbols.h"
+#include "index.h"
 
 struct mp_profile_stack
 {
@@ -191,7 +192,7 @@ name_frames (const struct mp_profile_row *rows, size_t n)
   const struct mp_frame *frames;
   for (size_t i = 0; rows && i < n; i++)
     for (size_t k = 0; k < rows[i].n_ras; k++)
-      mp_symbolise_one (rows[i].ras[k], &frames);
+      mp_symbolise_one (rows[i].ras[k], MP_SYMBOLS_NAMES, &frames);
 }
 
 struct mp_profile_row *
@@ -233,7 +234,7 @@ mp_profile_guest_words (size_t *n)
   for (size_t i = 0; i < table_size; i++)
     for (struct mp_profile_stack *s = table[i]; s; s = s->next)
       for (size_t k = 0; k < s->n_ras; k++)
-        if (mp_is_guest (s->ras[k])
+        if ((s->ras[k] & MP_GUEST_TAG_MASK) == MP_GUEST_FRAME
             && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
           words[(*n)++] = s->ras[k];
   mp_collector_unlock (&lock);
@@ -258,23 +259,32 @@ by_live (const void *a, const void *b)
 }
 
 static void
+print_frame (FILE *out, const struct mp_frame *f)
+{
+  fprintf (out, "    %s", f->function);
+  if (f->file)
+    fprintf (out, " at %s:%u", f->file, f->line);
+  fputs (f->inlined ? " (inlined)\n" : "\n", out);
+}
+
+/* Stack S, with what it stands for, BYTES: its frames' positions are
+   read for the stacks printed only.  */
+static void
 print_stack (FILE *out, const struct mp_profile_row *s, double bytes)
 {
-  fprintf (out, "%.0f bytes, %" PRIu64 " samples, ", bytes, s->v.samples);
+  fprintf (out, "%.0f bytes, %" PRIu64 " samples, ", mp_shown (bytes),
+           s->v.samples);
   if (s->v.young > 0)
     fprintf (out, "%.1f%% promoted\n", 100 * s->v.promoted / s->v.young);
   else
     fprintf (out, "not young\n");
-  mp_callstack cs = { s->ras, s->n_ras, mp_config.callstack_size, NULL, 0 };
-  struct mp_frame f;
-  for (size_t i = 0; mp_callstack_frame (&cs, i, &f) == 0; i++)
+  for (size_t k = 0; k < s->n_ras; k++)
     {
-      fprintf (out, "    %s", f.function);
-      if (f.file)
-        fprintf (out, " at %s:%u", f.file, f.line);
-      fputs (f.inlined ? " (inlined)\n" : "\n", out);
+      const struct mp_frame *frames;
+      size_t n = mp_symbolise_one (s->ras[k], MP_SYMBOLS_LINES, &frames);
+      for (size_t j = 0; j < n; j++)
+        print_frame (out, &frames[j]);
     }
-  mp_callstack_release (&cs);
 }
 
 /* The two sections, each with the TOP largest stacks.  */

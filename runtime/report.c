@@ -24,6 +24,9 @@
 #include "libc.h"
 #include "control.h"
 #include "profile.h"
+#include "generations.h"
+#include "space.h"
+#include "report.h"
 
 _Static_assert (sizeof (struct mp_inlined) == sizeof (struct mp_inline_frame),
                 "memprof.h's mp_inlined mirrors site.h's mp_inline_frame");
@@ -423,10 +426,18 @@ report_not_rewritten (FILE *out)
            PRIu64 " callers\n", blocks, bytes, callers);
 }
 
-/* The stat record as OCaml prints it at exit under v=0x400.  */
+/* The stat record as OCaml prints it at exit under v=0x400; a program
+   that never used the GC heap, and whose record is all zeros, gets one
+   line that says so.  */
 static void
 report_stat (FILE *out)
 {
+  if (!mp_gc_started ())
+    {
+      fprintf (out, "== stat record (v=0x400): the program never used "
+               "the GC heap ==\n");
+      return;
+    }
   struct mp_stat st;
   mp_stat (&st);
   fprintf (out, "== stat record (v=0x400) ==\n");

@@ -4,6 +4,7 @@
 #ifndef MEMPROF_REPORT_H
 #define MEMPROF_REPORT_H
 
+#include <stddef.h>
 #include "internal.h"
 
 /* D's global statistics, in D's order: field I is site.h's statistic I.  */

@@ -46,7 +46,6 @@
 #include "config.h"
 #include "init.h"
 #include "eventlog.h"
-#include "finalise.h"
 #include "collect.h"
 #include "callstack.h"
 #include "fork.h"
@@ -175,6 +174,16 @@ mp_sample_session (void)
   return atomic_load (&session);
 }
 
+double
+mp_sample_rate (void)
+{
+  struct mp_tracker tr;
+  double r;
+  size_t depth;
+  settings (&tr, &r, &depth);
+  return r;
+}
+
 /* Run what the collector found due: tracker callbacks, finalisers,
    finalise_last calls, alarms, a compaction.  Not inside a tracker
    callback, nor inside Boehm's callbacks (an allocation of the
@@ -279,13 +288,11 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
 {
   /* Room for the runtime's own frames, cut off after capture, and for
      as many frames of a guest language as of C (guest.c).  */
-  uintptr_t ras[2 * MP_MAX_CALLSTACK + 32];
+  uintptr_t ras[2 * MP_MAX_CALLSTACK + MP_CALLSTACK_SLACK];
   mp_callstack cs = { ras, 0, depth, NULL, 0 };
   if (depth > 0)
     {
-      cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth + 32);
-      if (cs.n_ras > depth)
-        cs.n_ras = depth;       /* each address gives a frame at least */
+      cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth);
       t->in_callback++;         /* the VM's code: no sampling in it */
       cs.n_ras = mp_guest_capture (ras, cs.n_ras, cs.n_ras + depth);
       t->in_callback--;

@@ -13,6 +13,9 @@ int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                     void *block, enum mp_source source, const void *ra,
                     size_t usable);
 unsigned mp_sample_session (void);
+/* The sampling rate in effect: MEMPROF's, or the program's while it
+   samples (mp_memprof_start).  */
+double mp_sample_rate (void);
 unsigned mp_sample_tracker (struct mp_tracker *tr);
 void mp_sample_prompt (void);
 void mp_sample_interrupt (struct mp_thread *t);

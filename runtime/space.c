@@ -3,10 +3,11 @@
    figures and the model of copies).
 
    Design.  A profile record is a call stack of return addresses and a
-   kind.  Symbolised (symbols.c), an address gives one or more frames,
-   inlined ones first.  The record's figures go to the innermost frame's
-   function as exclusive figures, and to each distinct function of all
-   its frames as inclusive ones; `stamp` makes "distinct" cheap: a
+   kind.  Symbolised (symbols.c) by name alone, no position being
+   needed, an address gives one or more frames, inlined ones first.  The
+   record's figures go to the innermost frame's function as exclusive
+   figures, and to each distinct function of all its frames as inclusive
+   ones; `stamp` makes "distinct" cheap: a
    function counted for record i has stamp i + 1.  Functions are told
    apart by name (index.c finds them).  Nothing here is global: each call
    builds its own table from a snapshot of the profile.  */
@@ -14,9 +15,14 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "callstack.h"
 #include "internal.h"
+#include "output.h"
 #include "symbols.h"
 #include "profile.h"
+#include "index.h"
+#include "space.h"
+#include "sample.h"
 
 struct function
 {
@@ -85,14 +91,16 @@ add_totals (struct mp_space_totals *t, const struct mp_profile_row *r)
     }
 }
 
-/* Count record R, the I-th, in T; -1 without memory.  */
+/* Count record R, the I-th, in T, by the names of its frames (the
+   truncation mark names none); -1 without memory.  */
 static int
 add_row (struct functions *t, const struct mp_profile_row *r, size_t i)
 {
   for (size_t k = 0; k < r->n_ras; k++)
     {
       const struct mp_frame *frames;
-      size_t n = mp_symbolise_one (r->ras[k], &frames);
+      size_t n = r->ras[k] == MP_STACK_TRUNCATED ? 0
+                 : mp_symbolise_one (r->ras[k], MP_SYMBOLS_NAMES, &frames);
       for (size_t j = 0; j < n; j++)
         {
           struct function *f = find (t, frames[j].function);
@@ -203,7 +211,8 @@ print_totals (FILE *out, const char *what, const struct mp_space_totals *t)
            "copied %.0f B (ages 0/1/2/3+: %.0f/%.0f/%.0f/%.0f); live %.0f B; "
            "promoted %.1f%%\n",
            what, t->allocated, t->count, t->overhead, t->copied,
-           t->copies[0], t->copies[1], t->copies[2], t->copies[3], t->live,
+           t->copies[0], t->copies[1], t->copies[2], t->copies[3],
+           mp_shown (t->live),
            t->allocated > 0 ? 100 * t->copies[0] / t->allocated : 0);
 }
 
@@ -226,7 +235,9 @@ print_kinds (FILE *out, const struct mp_space_totals *t)
     }
 }
 
-/* How the figures were obtained, as the section's header says it.  */
+/* How the figures were obtained, as the section's header says it: the
+   rates the samples were taken at, or with no sample, the rate in
+   effect.  */
 static void
 print_rates (FILE *out, double min, double max)
 {
@@ -246,8 +257,9 @@ mp_space_report (FILE *out, size_t top)
   if (mp_space_profiles (&all, &n) != 0)
     mp_warn ("out of memory for the space profiles");
   size_t shown = top && top < n ? top : n;
+  double rate = mp_sample_rate ();
   fprintf (out, "== space profiles by function (");
-  print_rates (out, n ? all[0].rate_min : 0, n ? all[0].rate_max : 0);
+  print_rates (out, n ? all[0].rate_min : rate, n ? all[0].rate_max : rate);
   fprintf (out, "): %zu of %zu, largest first ==\n", shown, n);
   for (size_t i = 0; i < shown; i++)
     {

@@ -1,90 +1,173 @@
 /* symbols.c -- from a return address to the frames a debugger shows
    there: function, file and line, inlined frames included (frames.c).
 
-   libdwfl finds the module of an address among those of the process, as
-   /proc/self/maps lists them.  The first lookup reads the process's
-   modules (some tens of ms); later ones are cached per address, so each
-   distinct address is looked up once.  Everything here is under `lock`;
-   the strings are libdw's and live as long as the process, since `dwfl`
-   is never ended.  Functions are shown by the names namesakes.c gives
-   them, which tell namesakes apart by where they are defined: when one
-   is renamed, so are the cached frames.  */
+   Design.  The report's work at exit must be in proportion to what it
+   prints, so nothing is read before a frame is asked for, and then only
+   what the asker needs:
 
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
+   - libdw is loaded (dynlibs.c) at the first lookup, and libdwfl finds
+     the module of an address among those of the process, as
+     /proc/self/maps lists them; the files of a module are opened at its
+     first lookup;
+   - a frame is asked for with its name alone or with its position too
+     (symbols.h): the names come from the scopes of the address's unit,
+     the positions need the unit's line table as well;
+   - a module's DWARF is read only if the program's allocation sites are
+     in it (it was built with the plugin), or if it is not compressed.
+     Compressed DWARF is inflated whole by libdw before anything is read
+     of it: libc's separate debug information (under /usr/lib/debug, as
+     libc6-dbg installs it) is megabytes of it, inflated to name the odd
+     frame of libc inside a stack, such as qsort's below a comparison
+     function.  Such frames are named from the symbol table alone (the
+     debug file's, which is not compressed), without a position.
+
+   Each distinct address is looked up once for its names and once more
+   if its position is asked for later; the lookups are cached.  When
+   there is nothing to name by, libdw not loadable or /proc/self/maps not
+   readable, one warning says so and frames show their addresses.
+
+   Everything here is under `lock'; the strings are libdw's or the
+   cache's and live as long as the process, since `dwfl' is never ended
+   and no cached lookup is freed.
+
+   Functions are shown by the names namesakes.c gives them, which tell
+   namesakes apart by where they are defined (frames.c): when one is
+   renamed, so are the cached frames.  */
+
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "callstack.h"
+#include "frames.h"
 #include "guest.h"
 #include "internal.h"
-#include "frames.h"
 #include "namesakes.h"
 #include "symbols.h"
+#include "index.h"
 #include "fork.h"
+#include "sites.h"
 
+/* One address's frames, as asked for: with positions if LINES.  */
 struct symbolised
 {
-  uintptr_t pc;
-  struct symbolised *replaced;  /* the frames of PC before a renaming,
-                                   which readers may hold: kept */
+  uintptr_t ra;
   size_t n;
+  enum mp_symbols want;
+  struct symbolised *older;     /* the lookup this one replaced, with
+                                   positions or after a renaming: its
+                                   frames may have been handed out */
+  char address[2 + 2 * sizeof (uintptr_t) + 1];  /* its name, if unknown */
   struct mp_frame frames[];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static Dwfl *dwfl;              /* the process's modules, once reported */
 static int reported_at;         /* dwfl's report count, to add new ones */
+static int no_symbols;          /* after the warning: addresses only */
 
-/* The addresses looked up so far, numbered in `cache_index' by address;
-   each lives as long as the process, since its frames are handed out.  */
+/* The addresses looked up so far, numbered in `cache_index' by address.
+   A lookup with positions replaces one without, and a renaming copies
+   the lookups it changes; the one replaced stays allocated (see
+   `older').  */
 static struct symbolised **cached;
 static size_t n_cached, cap_cached;
 static struct mp_index cache_index;
-static uintptr_t sought;        /* the address `same_pc' compares with */
+static uintptr_t sought;        /* the address `same_ra' compares with */
 
 /* The units of dwfl's modules listed so far (frames.c).  */
 static struct mp_units units;
 
-/* (Re)report the modules mapped now: those dlopen'ed since show up.  */
+/* Whether each module's DWARF is read (see above), once decided.  */
+struct module
+{
+  Dwfl_Module *m;
+  unsigned what;                /* MP_FRAMES_DWARF or 0 */
+};
+static struct module *modules;
+static size_t n_modules, cap_modules;
+
+/* (Re)report the modules mapped now: those dlopen'ed since show up.
+   On failure, the first report warns: nothing will be named.  */
 static int
 report_modules (void)
 {
-  if (dwfl == NULL && (dwfl = dwfl_begin (&mp_module_callbacks)) == NULL)
-    return -1;
-  dwfl_report_begin_add (dwfl);
-  int rc = dwfl_linux_proc_report (dwfl, getpid ());
-  dwfl_report_end (dwfl, NULL, NULL);
-  reported_at++;
+  mp_dw.dwfl_report_begin_add (dwfl);
+  int rc = mp_dw.dwfl_linux_proc_report (dwfl, getpid ());
+  mp_dw.dwfl_report_end (dwfl, NULL, NULL);
+  if (rc != 0 && reported_at == 0)
+    {
+      mp_warn ("cannot read /proc/self/maps (%s); call stacks show "
+               "addresses", rc > 0 ? strerror (rc) : "libdwfl failed");
+      no_symbols = 1;
+    }
+  reported_at = rc == 0 ? reported_at + 1 : 16;
   return rc == 0 ? 0 : -1;
+}
+
+/* libdw, and the first report of the modules; 0, or -1 after the
+   warning.  */
+static int
+start (void)
+{
+  const char *why = "out of memory";
+  if (mp_dw_load (&why) != 0
+      || (dwfl = mp_dw.dwfl_begin (&mp_module_callbacks)) == NULL)
+    {
+      mp_warn ("cannot load libdw (%s); call stacks show addresses", why);
+      no_symbols = 1;
+      return -1;
+    }
+  return report_modules ();
 }
 
 static Dwfl_Module *
 module_of (uintptr_t pc)
 {
-  if (dwfl == NULL && report_modules () != 0)
+  if (no_symbols || (dwfl == NULL && start () != 0))
     return NULL;
-  Dwfl_Module *m = dwfl_addrmodule (dwfl, pc);
+  Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
   if (m == NULL && reported_at < 16 && report_modules () == 0)
-    m = dwfl_addrmodule (dwfl, pc);
+    m = mp_dw.dwfl_addrmodule (dwfl, pc);
   return m;
 }
 
-/* Up to MAX frames of PC into OUT, where their functions are defined
-   into DEFINED_IN; return how many.  */
-static size_t
-frames_of (uintptr_t pc, struct mp_frame *out, struct mp_defined *defined_in,
-           size_t max)
+/* Whether module M holds allocation sites: descriptors the plugin
+   made.  */
+static int
+has_sites (Dwfl_Module *m)
 {
-  Dwfl_Module *m = module_of (pc);
-  return m ? mp_module_frames (&units, m, pc, out, defined_in, max) : 0;
+  Dwarf_Addr low, high;
+  mp_dw.dwfl_module_info (m, NULL, &low, &high, NULL, NULL, NULL, NULL);
+  for (unsigned id = 1, n = mp_site_count (); id <= n; id++)
+    {
+      uintptr_t a = (uintptr_t) mp_site_by_number (id);
+      if (a >= low && a < high)
+        return 1;
+    }
+  return 0;
+}
+
+/* What to read of M: see above.  */
+static unsigned
+module_what (Dwfl_Module *m)
+{
+  for (size_t i = 0; i < n_modules; i++)
+    if (modules[i].m == m)
+      return modules[i].what;
+  unsigned what = has_sites (m) || !mp_module_dwarf_compressed (m)
+                  ? MP_FRAMES_DWARF : 0;
+  if (mp_reserve (&modules, &cap_modules, n_modules, sizeof *modules) == 0)
+    modules[n_modules++] = (struct module) { m, what };
+  return what;
 }
 
 static int
-same_pc (size_t item, void *ctx)
+same_ra (size_t item, void *ctx)
 {
   (void) ctx;
-  return cached[item]->pc == sought;
+  return cached[item]->ra == sought;
 }
 
 /* C++'s demangler, in the C++ library, if the process has one.  */
@@ -107,7 +190,7 @@ demangled (const char *name)
 /* Function OLD is shown as NOW from now on (namesakes.c): the cached
    addresses that show it get copies of their frames that show NOW.  The
    old frames may be in use outside the lock, and live on in the copy's
-   `replaced'.  */
+   `older'.  */
 static void
 renamed (const char *old, const char *now, void *data)
 {
@@ -122,7 +205,7 @@ renamed (const char *old, const char *now, void *data)
             if (copy == NULL && (copy = malloc (size)) != NULL)
               {
                 memcpy (copy, s, size);
-                copy->replaced = s;
+                copy->older = s;
               }
             if (copy != NULL)
               copy->frames[j].function = now;
@@ -133,62 +216,91 @@ renamed (const char *old, const char *now, void *data)
 }
 
 /* The name function NAME, defined at D, is shown by: demangled, its
-   namesakes told apart.  */
+   namesakes told apart.  An address is looked up again for its
+   position, and a function has many: a demangled name that namesakes.c
+   did not keep is freed.  */
 static const char *
 shown (const char *name, struct mp_defined d)
 {
   if (strcmp (name, "??") == 0)
     return name;
-  return mp_namesake_shown (demangled (name), d.file, d.line, renamed, NULL);
+  const char *full = demangled (name);
+  const char *s = mp_namesake_shown (full, d.file, d.line, renamed, NULL);
+  if (full != name && s != full)
+    free ((char *) full);
+  return s;
 }
 
-/* The frames at return address RA (looked up at RA - 1, inside the
-   call); NULL if there is no memory.  */
+/* Up to MAX frames of return address RA (looked up at RA - 1, inside
+   the call) into OUT, as WANT says, where their functions are defined
+   into DEFINED_IN; 0 if its module is unknown.  */
+static size_t
+frames_of (uintptr_t ra, enum mp_symbols want, struct mp_frame *out,
+           struct mp_defined *defined_in, size_t max)
+{
+  Dwfl_Module *m = module_of (ra - 1);
+  if (m == NULL)
+    return 0;
+  unsigned what = module_what (m)
+                  | (want == MP_SYMBOLS_LINES ? MP_FRAMES_LINES : 0);
+  return mp_module_frames (&units, m, ra - 1, what, out, defined_in, max);
+}
+
+/* The frames at return address RA, as WANT says; NULL if there is no
+   memory.  */
 static struct symbolised *
-lookup (uintptr_t ra)
+lookup (uintptr_t ra, enum mp_symbols want)
 {
   uint64_t h = mp_hash_address (ra);
   sought = ra;
-  size_t *slot = mp_index_find (&cache_index, h, same_pc, NULL);
+  size_t *slot = mp_index_find (&cache_index, h, same_ra, NULL);
   if (slot == NULL)
     return NULL;
-  if (*slot)
+  if (*slot && cached[*slot - 1]->want >= want)
     return cached[*slot - 1];
-  if (mp_reserve (&cached, &cap_cached, n_cached, sizeof *cached) != 0)
+  if (*slot == 0
+      && mp_reserve (&cached, &cap_cached, n_cached, sizeof *cached) != 0)
     return NULL;
   struct mp_frame frames[64];
   struct mp_defined defined_in[64];
-  size_t n = frames_of (ra - 1, frames, defined_in, 64);
-  if (n == 0)
-    {
-      frames[n] = (struct mp_frame) { "??", NULL, 0, 0 };
-      defined_in[n++] = (struct mp_defined) { NULL, 0 };
-    }
+  size_t n = frames_of (ra, want, frames, defined_in, 64);
   for (size_t i = 0; i < n; i++)
     frames[i].function = shown (frames[i].function, defined_in[i]);
-  struct symbolised *s = malloc (sizeof *s + n * sizeof *frames);
+  struct symbolised *s = malloc (sizeof *s + (n ? n : 1) * sizeof *frames);
   if (s == NULL)
     return NULL;
-  s->pc = ra;
-  s->replaced = NULL;
-  s->n = n;
-  memcpy (s->frames, frames, n * sizeof *frames);
+  *s = (struct symbolised) { ra, n ? n : 1, want,
+                             *slot ? cached[*slot - 1] : NULL, "" };
+  if (n == 0)
+    {
+      snprintf (s->address, sizeof s->address, "%#lx", (unsigned long) ra);
+      frames[0] = (struct mp_frame) { s->address, NULL, 0, 0 };
+    }
+  memcpy (s->frames, frames, s->n * sizeof *frames);
   /* frames_of made no lookups, so SLOT is still good.  */
-  if (mp_index_add (&cache_index, slot, h) != 0)
+  if (*slot)
+    cached[*slot - 1] = s;
+  else if (mp_index_add (&cache_index, slot, h) == 0)
+    cached[n_cached++] = s;
+  else
     {
       free (s);
       return NULL;
     }
-  cached[n_cached++] = s;
   return s;
 }
 
-/* The frames of RA into *FRAMES: a C address's, or a guest frame's
-   (guest.c), whose provider is called without our lock.  */
-static size_t
-frames_at (uintptr_t ra, const struct mp_frame **frames)
+size_t
+mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
+                  const struct mp_frame **frames)
 {
   static const struct mp_frame unknown = { "??", NULL, 0, 0 };
+  static const struct mp_frame truncated = { "(truncated)", NULL, 0, 0 };
+  if (ra == MP_STACK_TRUNCATED)
+    {
+      *frames = &truncated;
+      return 1;
+    }
   if (mp_is_guest (ra))
     {
       *frames = mp_guest_frame (ra);
@@ -196,7 +308,7 @@ frames_at (uintptr_t ra, const struct mp_frame **frames)
     }
   mp_quiet_begin ();             /* libdw's allocations are ours */
   pthread_mutex_lock (&lock);
-  struct symbolised *s = lookup (ra);
+  struct symbolised *s = lookup (ra, want);
   pthread_mutex_unlock (&lock);
   mp_quiet_end ();
   *frames = s ? s->frames : &unknown;
@@ -217,7 +329,8 @@ mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
       if (!guest && c == max)
         continue;
       const struct mp_frame *frames;
-      size_t k = frames_at (ras[i], &frames);
+      size_t k = ras[i] == MP_STACK_TRUNCATED ? 0
+                 : mp_symbolise_one (ras[i], MP_SYMBOLS_LINES, &frames);
       for (size_t j = 0; j < k && (guest || c < max); j++)
         {
           out[n++] = frames[j];
@@ -227,12 +340,6 @@ mp_symbolise (const uintptr_t *ras, size_t n_ras, struct mp_frame *out,
   return n;
 }
 
-size_t
-mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames)
-{
-  return frames_at (ra, frames);
-}
-
 /* Whether module M's own file holds its DWARF: not a system library,
    stripped with a .gnu_debuglink to its debugging information apart.  */
 static int
@@ -240,8 +347,8 @@ own_dwarf (Dwfl_Module *m)
 {
   GElf_Addr bias;
   GElf_Word crc;
-  Elf *elf = dwfl_module_getelf (m, &bias);
-  return elf != NULL && dwelf_elf_gnu_debuglink (elf, &crc) == NULL;
+  Elf *elf = mp_dw.dwfl_module_getelf (m, &bias);
+  return elf != NULL && mp_dw.dwelf_elf_gnu_debuglink (elf, &crc) == NULL;
 }
 
 struct mp_frame
@@ -251,10 +358,11 @@ mp_symbolise_caller (uintptr_t ra)
   pthread_mutex_lock (&lock);
   Dwfl_Module *m = module_of (ra - 1);
   int whole = m != NULL && own_dwarf (m);
-  const char *name = m != NULL && !whole ? dwfl_module_addrname (m, ra - 1)
-                                         : NULL;
+  const char *name = m != NULL && !whole
+                     ? mp_dw.dwfl_module_addrname (m, ra - 1) : NULL;
   struct mp_defined d = {
-    name ? dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL, NULL)
+    name ? mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   NULL)
          : NULL, 0
   };
   struct mp_frame f = { shown (name ? name : "??", d), NULL, 0, 0 };
@@ -263,7 +371,7 @@ mp_symbolise_caller (uintptr_t ra)
   if (whole)
     {
       const struct mp_frame *frames;
-      frames_at (ra, &frames);
+      mp_symbolise_one (ra, MP_SYMBOLS_LINES, &frames);
       f = frames[0];
     }
   return f;

@@ -8,15 +8,28 @@
 #include <stdint.h>
 #include "memprof.h"
 
-/* The frames of the N_RAS return addresses RAS, innermost first, into
-   OUT: at most MAX of C code, and those of every guest entry (guest.h),
-   so OUT has room for MAX + N_RAS; return how many.  */
+/* What a frame is wanted for: its function's name alone (the space
+   profiles, folded stacks), or its file and line too (the call stacks
+   the report prints, JSON, pprof, the tracker's).  The frames and their
+   names are the same either way; the names alone cost less.  */
+enum mp_symbols { MP_SYMBOLS_NAMES, MP_SYMBOLS_LINES };
+
+/* The frames of the N_RAS words RAS of a call stack (callstack.h),
+   innermost first, with their positions, into OUT: at most MAX of C
+   code, and those of every guest entry (guest.h), so OUT has room for
+   MAX + N_RAS; return how many.  A stack's truncation mark gives no
+   frame.  */
 size_t mp_symbolise (const uintptr_t *ras, size_t n_ras,
                      struct mp_frame *out, size_t max);
-/* The frames at return address RA, innermost first, the last one not
-   inlined: *FRAMES points into a cache that lives as long as the
-   process.  */
-size_t mp_symbolise_one (uintptr_t ra, const struct mp_frame **frames);
+/* The frames of word RA of a call stack, innermost first, the last one
+   not inlined, as WANT says: *FRAMES points into a cache that lives as
+   long as the process.  A return address gives one frame at least
+   (`??' in a module without symbols, its address outside any module); a
+   guest frame one, a guest entry none, and a stack's truncation mark
+   one, `(truncated)', the root under which flame graphs put the stacks
+   cut at callstack_size.  */
+size_t mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
+                         const struct mp_frame **frames);
 /* The frame of the function whose code returns to RA, to name a call:
    with its file and line where the module carries its own DWARF (a
    program, a library built with -g), else (a system library, stripped

@@ -24,7 +24,7 @@ main (int argc, char **argv)
 
 /* { dg-output "^ok\n$" } */
 /* { dg-final { scan-file out.txt "^numAllocate:0$" } } */
-/* { dg-final { scan-file out.txt "^== allocation sites: 0 of 0, largest first ==\n== space profiles by function \\(estimates at sampling rate 0\\): 0 of 0, largest first ==\n== call stacks by estimated bytes allocated: 0 of 0 ==\n== call stacks by estimated bytes live: 0 of 0 ==\n==== end of memprof report ====$" } } */
+/* { dg-final { scan-file out.txt "^== allocation sites: 0 of 0, largest first ==\n== space profiles by function \\(exact: sampling rate 1\\): 0 of 0, largest first ==\n== call stacks by estimated bytes allocated: 0 of 0 ==\n== call stacks by estimated bytes live: 0 of 0 ==\n==== end of memprof report ====$" } } */
 /* { dg-final { scan-file out.json "\},\"sites\":\\\[\\\],\"functions\":\\\[\\\],\"frames\":\\\[\\\],\"stacks\":\\\[\\\],\"timeline\":\\\[\\\]\}$" } } */
 /* { dg-final { scan-file out.json "\"sampling\":\{\"rate\":1,\"rate_min\":0,\"rate_max\":0,\"exact\":false," } } */
 /* { dg-final { scan-file-empty out.folded } } */

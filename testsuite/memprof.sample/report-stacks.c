@@ -50,5 +50,5 @@ main (void)
 }
 
 /* { dg-output "(^|\n)ok\n" } */
-/* { dg-final { scan-file report-stacks.txt "== call stacks by estimated bytes allocated: 2 of 2 ==\n80000 bytes, 10000 samples, not young\n    churn at \[^\n\]*report-stacks.c:\[0-9\]+\n    main at \[^\n\]*\n\[^\n\]*\n6400 bytes, 800 samples, 100.0% promoted\n    keep_alive at \[^\n\]*report-stacks.c:\[0-9\]+\n    main at " } } */
-/* { dg-final { scan-file report-stacks.txt "== call stacks by estimated bytes live: 2 of 2 ==\n6400 bytes, 800 samples, 100.0% promoted\n    keep_alive at \[^\n\]*\n\[^\n\]*\n\[^\n\]*\n0 bytes, 10000 samples, not young\n    churn at " } } */
+/* { dg-final { scan-file report-stacks.txt "== call stacks by estimated bytes allocated: 2 of 2 ==\n80000 bytes, 10000 samples, not young\n    churn at \[^\n\]*report-stacks.c:\[0-9\]+\n    main at \[^\n\]*\n6400 bytes, 800 samples, 100.0% promoted\n    keep_alive at \[^\n\]*report-stacks.c:\[0-9\]+\n    main at " } } */
+/* { dg-final { scan-file report-stacks.txt "== call stacks by estimated bytes live: 2 of 2 ==\n6400 bytes, 800 samples, 100.0% promoted\n    keep_alive at \[^\n\]*\n    main at \[^\n\]*\n0 bytes, 10000 samples, not young\n    churn at " } } */

@@ -33,7 +33,7 @@ main (void)
   return 0;
 }
 
-/* { dg-output "^verbose=0x400\n==== memprof report, pid \[0-9\]+ ====\n== stat record \\(v=0x400\\) ==\n" } */
+/* { dg-output "^verbose=0x400\n==== memprof report, pid \[0-9\]+ ====\n== stat record \\(v=0x400\\): the program never used the GC heap ==\n" } */
 /* { dg-output ".*\n== allocation sites: 3 of 3, largest first ==\n\[^\n\]*ignore-environment\\.c\\(29\\): \\\[numAllocate:4, numAllocateOK:4, bytesAllocated:400\\\]  malloc in main\n" } */
 /* { dg-output ".*\n==== end of memprof report ====\n$" } */
 /* { dg-final { scan-dir-not "ignored*" } } */
