@@ -3,7 +3,7 @@
 # check-real (scripts/check-real.sh), each built plain and with
 # memprof-gcc alone from Debian's source, timed on a workload of their
 # own, pair by pair, at memprof's default settings.  Sourced by
-# bench/run.sh, whose OUT, RUNS, timed, row and show it uses.
+# bench/run.sh, whose OUT, RUNS, timed, row, show and wanted it uses.
 #
 # The builds are check-real's, in TOP/build/real/P/{plain,memprof}; a
 # missing one is built here (`check-real.sh TOP --build P'), which needs
@@ -84,5 +84,7 @@ real_row() {
 }
 
 for p in ${REAL_PROGRAMS:-w3m jq gawk sqlite3}; do
-    real_row "$p"
+    if wanted "real-$p"; then
+        real_row "$p"
+    fi
 done

@@ -182,6 +182,7 @@ done
     die "cannot build short (memprof)"
 rm -rf "$OUT/short.reports" && mkdir -p "$OUT/short.reports"
 for name in short short-none; do
+    wanted "$name" || continue
     settings=report=none
     [ "$name" = short ] && settings="report=$OUT/short.reports/%p"
     : > "$OUT/$name.times"
