@@ -205,13 +205,14 @@ find_unwinder (void)
   entry = getauxval (AT_ENTRY);
   executable = object_of (entry);
   /* An address inside libc, its dynamic section: a function's address
-     may be a PLT entry of the executable's.  */
+     may be a PLT entry of the executable's.  The handle is kept (libc
+     stays anyway): this runs inside a capture, and a dlclose would take
+     unload.c's path to the sites' lock, which a fork in its PREPARE step
+     holds while it waits for the captures to end.  */
   void *c = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
   struct link_map *lm;
   if (c != NULL && dlinfo (c, RTLD_DI_LINKMAP, &lm) == 0)
     libc = object_of ((uintptr_t) lm->l_ld);
-  if (c != NULL)
-    dlclose (c);
 }
 
 /* ---- fork ------------------------------------------------------------- */
