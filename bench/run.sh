@@ -54,10 +54,12 @@ cd "$TOP"                       # sources and arguments are relative to it
 # is the Scheme VM of examples/scheme running binary-trees.scm.
 # bt-lib is bt-malloc built without the plugin, the runtime linked by
 # hand: every allocation comes from code memprof did not rewrite, and is
-# counted by interposition.
+# counted by interposition.  mixed mixes malloc, realloc and
+# free: strings built with realloc and kept in a hash table (bench/mixed.c).
 SCM=examples/scheme
 WORKLOADS="bt-malloc:bench/bt-malloc.c::18: bt-malloc-s0:bench/bt-malloc.c::18:,sampling_rate=0
 bt-lib:bench/bt-malloc.c::18:
+mixed:bench/mixed.c::1000000:
 bt-malloc-s3:bench/bt-malloc.c::18:,sampling_rate=1e-3
 bt-malloc-pc0:bench/bt-malloc.c::18::per-call=none
 bt-malloc-bu:bench/bt-malloc.c::18::stats=bytesUsed

@@ -49,11 +49,39 @@
    ASan's, by name.  */
 #ifdef MP_ASAN
 # define SYS(name, args) (name) args
+# define SYS_HOT(name, args) (name) args
 #else
 # define SYS(name, args) \
-  (MP_LIKELY ((void (*) (void)) &name                            \
-               == (void (*) (void)) &mp_interposed_##name)     \
-   ? __libc_##name args : (name) args)
+  (MP_LIKELY (interposed (name)) ? __libc_##name args : (name) args)
+# define interposed(name) \
+  ((void (*) (void)) &name == (void (*) (void)) &mp_interposed_##name)
+
+/* malloc and free, the calls a program makes most, decide once: their
+   pointer starts at a resolver, which decides as SYS does and stores
+   the function in effect, so that the rewritten call makes one
+   indirect call.  Any thread may store it, always the same value.  */
+# define SYS_HOT(name, args) \
+  (atomic_load_explicit (&sys_##name, memory_order_relaxed) args)
+static void *resolve_malloc (size_t n);
+static void resolve_free (void *p);
+static void *(*_Atomic sys_malloc) (size_t) = resolve_malloc;
+static void (*_Atomic sys_free) (void *) = resolve_free;
+
+static void *
+resolve_malloc (size_t n)
+{
+  void *(*f) (size_t) = interposed (malloc) ? __libc_malloc : malloc;
+  atomic_store_explicit (&sys_malloc, f, memory_order_relaxed);
+  return f (n);
+}
+
+static void
+resolve_free (void *p)
+{
+  void (*f) (void *) = interposed (free) ? __libc_free : free;
+  atomic_store_explicit (&sys_free, f, memory_order_relaxed);
+  f (p);
+}
 #endif
 
 /* Whether blocks are tagged: not when the program's malloc is its own,
@@ -62,7 +90,8 @@
    mp_libc_setup, before any block is tagged.  */
 static int tags;
 
-/* The hash key, set once by mp_libc_setup before any block is tagged.  */
+/* The hash key, odd, set once by mp_libc_setup before any block is
+   tagged.  */
 static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
 
 /* Whether malloc_usable_size can be read straight from glibc's chunk
@@ -128,7 +157,7 @@ mp_libc_setup (uint64_t seed)
   if (libc)
     dlclose (libc);
 #endif
-  tag_key ^= seed;
+  tag_key = (tag_key ^ seed) | 1;
 #ifdef MP_ASAN
   tags = 1;
 #else
@@ -150,9 +179,11 @@ mp_libc_program_malloc (void)
 static inline uint64_t
 make_tag (const void *p, uint64_t low)
 {
-  /* A multiply spreads every bit below it over the 40 kept ones: those
-     of LOW, and the address's, of which bits 4 and up vary.  */
-  uint64_t h = ((uintptr_t) p ^ tag_key ^ low) * UINT64_C (0x9e3779b97f4a7c15);
+  /* A multiply by the odd key spreads every bit below it over the 40
+     kept ones: those of LOW, and the address's, of which bits 4 and up
+     vary; the key, drawn per process, keeps the program's data from
+     making a tag.  */
+  uint64_t h = ((uintptr_t) p ^ low) * tag_key;
   return (h & HASH_MASK) | low;
 }
 
@@ -218,10 +249,11 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
 /* The fast path of a block P of N bytes allocated at SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
    the tag can hold, the site numbered, no user allocator under way, no
-   sample due, bytesUsed far from a flush.  Return 0 with nothing done
-   otherwise.  All of it is tested before the first store, so that the
-   path makes no call.  It counts the statistics KEEP names (stats.h):
-   all of them but in the lean entries, where the tests fold away.  */
+   sample due.  Return 0 with nothing done otherwise.  All of it is
+   tested before the first store; the only call, a flush of bytesUsed,
+   comes last, when a new peak of T's is far from the last flush.  It
+   counts the statistics KEEP names (stats.h): all of them but in the
+   lean entries, where the tests fold away.  */
 static inline __attribute__ ((always_inline)) int
 alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
 {
@@ -234,28 +266,30 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
   uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
-  int used = (keep & MP_KEEP_USED) != 0;
-  int64_t d = used ? mp_get_counter (&t->used_delta) + (int64_t) n : 0;
-  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK || id == 0 || left < 0
-                   || d > MP_USED_FLUSH))
+  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK || id == 0 || left < 0))
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
   struct mp_site_counts *c
     = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
   if (keep & MP_KEEP_CALLS)
-    mp_add (&c->c[SC_NUM_ALLOCATE], 1);
+    mp_own_add (&c->c[SC_NUM_ALLOCATE], 1);
   if (keep & MP_STAT_BIT (bytesAllocated))
-    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+    mp_own_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  if (used)
-    {
-      atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
-      if (d > mp_get_counter (&t->used_peak))
-        atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
-    }
   if (keep & MP_STAT_BIT (bytesSlack))
-    mp_add (&t->bytes_slack, (int64_t) slack);
+    mp_own_add (&t->bytes_slack, (int64_t) slack);
+  if (keep & MP_KEEP_USED)
+    {
+      int64_t d = mp_own_get (&t->used_delta) + (int64_t) n;
+      mp_own_set (&t->used_delta, d);
+      if (MP_UNLIKELY (d > mp_own_get (&t->used_peak)))
+        {
+          mp_own_set (&t->used_peak, d);
+          if (MP_UNLIKELY (d > MP_USED_FLUSH))
+            mp_flush_used (t);
+        }
+    }
   return 1;
 }
 
@@ -320,7 +354,7 @@ malloc_as (size_t n, const struct mp_site *site, const void *ra,
            unsigned keep)
 {
   size_t size = padded (n);
-  return count_alloc_as (site, size ? SYS (malloc, (size)) : NULL, n,
+  return count_alloc_as (site, size ? SYS_HOT (malloc, (size)) : NULL, n,
                          MP_SOURCE_MALLOC, ra, keep);
 }
 
@@ -349,7 +383,7 @@ mp_malloc_at (size_t n, const struct mp_site *site, const void *ra)
 MP_API void *
 __mp_malloc (size_t n, const struct mp_site *site)
 {
-  return mp_malloc_at (n, site, MP_RA);
+  return malloc_as (n, site, MP_RA, MP_STATS_EVERY);
 }
 
 static inline __attribute__ ((always_inline)) void *
@@ -513,26 +547,28 @@ free_fast (void *p, const struct mp_site *site, unsigned keep)
     return 0;                   /* mmapped (or not glibc's): read no tag */
   uint64_t tag;
   memcpy (&tag, (char *) p + usable, sizeof tag);
+  /* A tracked block's tag has TRACKED set, which make_tag's, of the
+     slack alone, has not: it fails the one compare, as a foreign
+     block's does.  */
   uint64_t slack = tag & SLACK_MASK;
   size_t n = usable - slack;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int used = (keep & MP_KEEP_USED) != 0;
-  int64_t d = used ? mp_get_counter (&t->used_delta) - (int64_t) n : 0;
-  if (MP_UNLIKELY ((tag & TRACKED) != 0 || slack > usable
-                   || tag != make_tag (p, slack) || id == 0
+  int64_t d = used ? mp_own_get (&t->used_delta) - (int64_t) n : 0;
+  if (MP_UNLIKELY (n > usable || tag != make_tag (p, slack) || id == 0
                    || d < -MP_USED_FLUSH))
     return 0;
   memset ((char *) p + usable, 0, sizeof tag);
   struct mp_site_counts *c
     = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
   if (keep & MP_STAT_BIT (numDeallocate))
-    mp_add (&c->c[SC_NUM_DEALLOCATE], 1);
+    mp_own_add (&c->c[SC_NUM_DEALLOCATE], 1);
   if (keep & MP_STAT_BIT (bytesContracted))
-    mp_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) n);
+    mp_own_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) n);
   if (used)
-    atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
+    mp_own_set (&t->used_delta, d);
   if (keep & MP_STAT_BIT (bytesSlack))
-    mp_add (&t->bytes_slack, -(int64_t) slack);
+    mp_own_add (&t->bytes_slack, -(int64_t) slack);
   return 1;
 }
 
@@ -559,14 +595,14 @@ free_slow (void *p, const struct mp_site *site)
 {
   size_t n;
   mp_uncount_block (p, site, &n);
-  SYS (free, (p));
+  SYS_HOT (free, (p));
 }
 
 static inline __attribute__ ((always_inline)) void
 free_as (void *p, const struct mp_site *site, unsigned keep)
 {
   if (MP_LIKELY (free_fast (p, site, keep)))
-    SYS (free, (p));
+    SYS_HOT (free, (p));
   else
     free_slow (p, site);
 }
