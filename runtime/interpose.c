@@ -75,9 +75,7 @@ mp_interpose_start (void)
 MP_INTERPOSE void *
 malloc (size_t n)
 {
-  if (MP_UNLIKELY (!mp_interpose_counting ()))
-    return __libc_malloc (n);
-  return mp_malloc_at (n, SITE (MP_FOREIGN_MALLOC), RA);
+  return mp_malloc_foreign (n, RA);
 }
 
 MP_INTERPOSE void *
@@ -88,19 +86,14 @@ calloc (size_t nmemb, size_t size)
   return mp_calloc_at (nmemb, size, SITE (MP_FOREIGN_CALLOC), RA);
 }
 
-/* A block of ours freed or reallocated while quiet is still counted:
-   it was the program's.  */
 MP_INTERPOSE void
 free (void *p)
 {
-  if (p == NULL)
-    return;
-  if (MP_UNLIKELY (!mp_interpose_counting ()))
-    mp_free_quiet (p);
-  else
-    mp_free_at (p, SITE (MP_FOREIGN_FREE));
+  mp_free_foreign (p, RA);
 }
 
+/* A block of ours reallocated while quiet is still counted: it was the
+   program's.  */
 MP_INTERPOSE void *
 realloc (void *p, size_t n)
 {

@@ -30,6 +30,10 @@
 #include "stats.h"
 #include "libc.h"
 #include "sample.h"
+#ifndef MP_ASAN
+# include "foreign.h"
+# include "interpose.h"
+#endif
 
 #define TRAILER MP_TRAILER
 #define SLACK_BITS 23
@@ -249,17 +253,17 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
 /* The fast path of a block P of N bytes allocated at SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
    the tag can hold, the site numbered, no user allocator under way, no
-   sample due.  Return 0 with nothing done otherwise.  All of it is
-   tested before the first store; the only call, a flush of bytesUsed,
-   comes last, when a new peak of T's is far from the last flush.  It
-   counts the statistics KEEP names (stats.h): all of them but in the
-   lean entries, where the tests fold away.  */
+   sample due.  Return 0 with nothing done otherwise, 1 when done, 2
+   when done but for a flush of bytesUsed (a new peak of the thread's is
+   far from its last flush), which the caller makes: the path makes no
+   call, so that the functions it is inlined in need save no registers
+   for one.  It counts the statistics KEEP names (stats.h): all of them
+   but in the lean entries, where the tests fold away.  */
 static inline __attribute__ ((always_inline)) int
 alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
 {
-  struct mp_thread *t = mp_self_tls;
-  if (MP_UNLIKELY (t == NULL || p == NULL || !glibc_chunks
-                   || t->user_site != NULL))
+  struct mp_thread *t = mp_fast_tls;
+  if (MP_UNLIKELY (t == NULL || p == NULL || t->user_site != NULL))
     return 0;
   size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
   size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
@@ -287,10 +291,30 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
         {
           mp_own_set (&t->used_peak, d);
           if (MP_UNLIKELY (d > MP_USED_FLUSH))
-            mp_flush_used (t);
+            return 2;
         }
     }
   return 1;
+}
+
+/* Flush the calling thread's bytesUsed (alloc_fast returned 2), then
+   return P: a tail call.  */
+static void * __attribute__ ((noinline))
+flush_used (void *p)
+{
+  mp_flush_used (mp_fast_tls);
+  return p;
+}
+
+/* The calling thread's record, which the fast paths may use from now
+   on if glibc's chunk layout is known.  */
+static struct mp_thread *
+self_for_slow_path (void)
+{
+  struct mp_thread *t = mp_self ();
+  if (glibc_chunks)
+    mp_fast_tls = t;
+  return t;
 }
 
 /* Tag P (NULL if the allocation failed), a block of SOURCE asked for at
@@ -299,7 +323,7 @@ static void *
 count_alloc_slow (const struct mp_site *site, void *p, size_t n,
                   enum mp_source source, const void *ra)
 {
-  struct mp_thread *t = mp_self ();
+  struct mp_thread *t = self_for_slow_path ();
   struct mp_site_counts *c = mp_counts (t, mp_charge_site (t, site));
   mp_add (&c->c[SC_NUM_ALLOCATE], 1);
   if (p == NULL)
@@ -320,15 +344,23 @@ count_alloc_slow (const struct mp_site *site, void *p, size_t n,
   return p;
 }
 
+/* The RA of an entry point the program calls (an MP_API function)
+   into which count_alloc_as is inlined: its own return address, which
+   is then read on the slow path only.  */
+#define RA_HERE NULL
+
 /* Tag P and count it, taking the fast path when it can: counting KEEP,
    or everything on the slow path.  */
 static inline __attribute__ ((always_inline)) void *
 count_alloc_as (const struct mp_site *site, void *p, size_t n,
                 enum mp_source source, const void *ra, unsigned keep)
 {
-  if (MP_LIKELY (alloc_fast (site, p, n, keep)))
+  int done = alloc_fast (site, p, n, keep);
+  if (MP_LIKELY (done == 1))
     return p;
-  return count_alloc_slow (site, p, n, source, ra);
+  if (done == 2)
+    return flush_used (p);
+  return count_alloc_slow (site, p, n, source, ra != RA_HERE ? ra : MP_RA);
 }
 
 static inline __attribute__ ((always_inline)) void *
@@ -383,7 +415,7 @@ mp_malloc_at (size_t n, const struct mp_site *site, const void *ra)
 MP_API void *
 __mp_malloc (size_t n, const struct mp_site *site)
 {
-  return malloc_as (n, site, MP_RA, MP_STATS_EVERY);
+  return malloc_as (n, site, RA_HERE, MP_STATS_EVERY);
 }
 
 static inline __attribute__ ((always_inline)) void *
@@ -537,8 +569,8 @@ count_free (struct mp_thread *t, struct mp_site_counts *c, size_t n,
 static inline __attribute__ ((always_inline)) int
 free_fast (void *p, const struct mp_site *site, unsigned keep)
 {
-  struct mp_thread *t = mp_self_tls;
-  if (MP_UNLIKELY (t == NULL || p == NULL || !glibc_chunks))
+  struct mp_thread *t = mp_fast_tls;
+  if (MP_UNLIKELY (t == NULL || p == NULL))
     return 0;
   size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
   size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
@@ -555,7 +587,7 @@ free_fast (void *p, const struct mp_site *site, unsigned keep)
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int used = (keep & MP_KEEP_USED) != 0;
   int64_t d = used ? mp_own_get (&t->used_delta) - (int64_t) n : 0;
-  if (MP_UNLIKELY (n > usable || tag != make_tag (p, slack) || id == 0
+  if (MP_UNLIKELY (slack > usable || tag != make_tag (p, slack) || id == 0
                    || d < -MP_USED_FLUSH))
     return 0;
   memset ((char *) p + usable, 0, sizeof tag);
@@ -575,7 +607,7 @@ free_fast (void *p, const struct mp_site *site, unsigned keep)
 int
 mp_uncount_block (void *p, const struct mp_site *site, size_t *n)
 {
-  struct mp_thread *t = mp_self ();
+  struct mp_thread *t = self_for_slow_path ();
   struct mp_site_counts *c = mp_counts (t, site);
   size_t slack;
   int ours = p != NULL ? untag_block (p, n, &slack) : 0;
@@ -613,6 +645,32 @@ mp_free_at (void *p, const struct mp_site *site)
   free_as (p, site, MP_STATS_EVERY);
 }
 
+#ifndef MP_ASAN
+/* The interposed malloc and free (interpose.c), called from RA: here,
+   where the fast paths inline, so that interpose.c's are a jump.  */
+void *
+mp_malloc_foreign (size_t n, const void *ra)
+{
+  if (MP_UNLIKELY (!mp_interpose_counting ()))
+    return __libc_malloc (n);
+  return malloc_as (n, mp_foreign_site (ra, MP_FOREIGN_MALLOC), ra,
+                    MP_STATS_EVERY);
+}
+
+/* A block of ours freed while quiet is still counted: it was the
+   program's.  */
+void
+mp_free_foreign (void *p, const void *ra)
+{
+  if (p == NULL)
+    return;
+  if (MP_UNLIKELY (!mp_interpose_counting ()))
+    mp_free_quiet (p);
+  else
+    free_as (p, mp_foreign_site (ra, MP_FOREIGN_FREE), MP_STATS_EVERY);
+}
+#endif
+
 MP_API void
 __mp_free (void *p, const struct mp_site *site)
 {
@@ -624,12 +682,12 @@ __mp_free (void *p, const struct mp_site *site)
 #define LEAN_ENTRIES(w)                                                     \
   MP_API void *__mp_malloc_w##w (size_t n, const struct mp_site *site)      \
   {                                                                         \
-    return malloc_as (n, site, MP_RA, MP_WORK_KEEPS (w));                   \
+    return malloc_as (n, site, RA_HERE, MP_WORK_KEEPS (w));                 \
   }                                                                         \
   MP_API void *__mp_calloc_w##w (size_t nmemb, size_t size,                 \
                                  const struct mp_site *site)                \
   {                                                                         \
-    return calloc_as (nmemb, size, site, MP_RA, MP_WORK_KEEPS (w));         \
+    return calloc_as (nmemb, size, site, RA_HERE, MP_WORK_KEEPS (w));       \
   }                                                                         \
   MP_API void __mp_free_w##w (void *p, const struct mp_site *site)          \
   {                                                                         \

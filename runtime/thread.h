@@ -89,6 +89,13 @@ struct mp_thread *mp_thread_slow (void);
 extern __thread struct mp_thread *mp_self_tls
   __attribute__ ((tls_model ("initial-exec")));
 
+/* The calling thread's record when the malloc family's fast paths may
+   run in it (libc.c, which sets it on a slow path once it knows the
+   allocator's chunk layout), NULL otherwise: those paths test one
+   pointer for both.  Cleared with mp_self_tls at thread exit.  */
+extern __thread struct mp_thread *mp_fast_tls
+  __attribute__ ((tls_model ("initial-exec")));
+
 /* The calling thread's record, made on its first use.  */
 static inline struct mp_thread *
 mp_self (void)
