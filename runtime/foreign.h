@@ -46,15 +46,23 @@ mp_foreign_set (const void *ra)
                                 >> (64 - MP_FOREIGN_SET_BITS))];
 }
 
+/* The site of RA if the thread's cache has it, else NULL.  */
 static inline const struct mp_site *
-mp_foreign_site (const void *ra, enum mp_foreign_call call)
+mp_foreign_cached (const void *ra)
 {
   struct mp_foreign_entry *e = mp_foreign_set (ra);
   if (MP_LIKELY (e[0].ra == ra))
     return e[0].site;
   if (MP_LIKELY (e[1].ra == ra))
     return e[1].site;
-  return mp_foreign_site_slow (ra, call);
+  return NULL;
+}
+
+static inline const struct mp_site *
+mp_foreign_site (const void *ra, enum mp_foreign_call call)
+{
+  const struct mp_site *site = mp_foreign_cached (ra);
+  return MP_LIKELY (site != NULL) ? site : mp_foreign_site_slow (ra, call);
 }
 
 /* Name every foreign site from its calling address, for a report:

@@ -647,27 +647,50 @@ mp_free_at (void *p, const struct mp_site *site)
 
 #ifndef MP_ASAN
 /* The interposed malloc and free (interpose.c), called from RA: here,
-   where the fast paths inline, so that interpose.c's are a jump.  */
+   where the fast paths inline, so that interpose.c's are a jump.  The
+   common case, a thread counting whose cache has RA's site, makes no
+   call but the allocator's; the rest goes to the slow paths, by a tail
+   call, so that the fast ones save no registers for them.  */
+static void * __attribute__ ((noinline))
+malloc_foreign_slow (size_t n, const void *ra)
+{
+  if (!mp_interpose_counting ())
+    return __libc_malloc (n);
+  return mp_malloc_at (n, mp_foreign_site (ra, MP_FOREIGN_MALLOC), ra);
+}
+
 void *
 mp_malloc_foreign (size_t n, const void *ra)
 {
-  if (MP_UNLIKELY (!mp_interpose_counting ()))
-    return __libc_malloc (n);
-  return malloc_as (n, mp_foreign_site (ra, MP_FOREIGN_MALLOC), ra,
-                    MP_STATS_EVERY);
+  const struct mp_site *site;
+  if (MP_UNLIKELY (!mp_interpose_counting_now ()
+                   || (site = mp_foreign_cached (ra)) == NULL))
+    return malloc_foreign_slow (n, ra);
+  return malloc_as (n, site, ra, MP_STATS_EVERY);
 }
 
 /* A block of ours freed while quiet is still counted: it was the
    program's.  */
+static void __attribute__ ((noinline))
+free_foreign_slow (void *p, const void *ra)
+{
+  if (!mp_interpose_counting ())
+    mp_free_quiet (p);
+  else
+    mp_free_at (p, mp_foreign_site (ra, MP_FOREIGN_FREE));
+}
+
 void
 mp_free_foreign (void *p, const void *ra)
 {
+  const struct mp_site *site;
   if (p == NULL)
     return;
-  if (MP_UNLIKELY (!mp_interpose_counting ()))
-    mp_free_quiet (p);
+  if (MP_UNLIKELY (!mp_interpose_counting_now ()
+                   || (site = mp_foreign_cached (ra)) == NULL))
+    free_foreign_slow (p, ra);
   else
-    free_as (p, mp_foreign_site (ra, MP_FOREIGN_FREE), MP_STATS_EVERY);
+    free_as (p, site, MP_STATS_EVERY);
 }
 #endif
 
