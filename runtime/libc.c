@@ -270,7 +270,10 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
   uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
-  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK || id == 0 || left < 0))
+  /* One sign tests both: id - 1 is negative as an int for id 0 alone,
+     as sites number fewer than 2^31 (MP_MAX_SITES).  */
+  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK
+                   || (left | (int32_t) (id - 1)) < 0))
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
