@@ -23,15 +23,6 @@ extern _Atomic int mp_interpose_state;
 /* Start the runtime from an interposed call; whether it counts.  */
 int mp_interpose_start (void);
 
-/* Whether this call counts, in the common case: the runtime counting
-   and the thread not quiet; 0 may mean the runtime is not started.  */
-static inline int
-mp_interpose_counting_now (void)
-{
-  return atomic_load_explicit (&mp_interpose_state, memory_order_relaxed) == 1
-         && mp_quiet == 0;
-}
-
 /* Whether this call counts: the runtime started (it is started now if
    need be, but not from inside its own quiet work) and the thread not
    quiet.  */

@@ -651,9 +651,18 @@ mp_free_at (void *p, const struct mp_site *site)
 #ifndef MP_ASAN
 /* The interposed malloc and free (interpose.c), called from RA: here,
    where the fast paths inline, so that interpose.c's are a jump.  The
-   common case, a thread counting whose cache has RA's site, makes no
+   common case, a thread not quiet whose cache has RA's site, makes no
    call but the allocator's; the rest goes to the slow paths, by a tail
-   call, so that the fast ones save no registers for them.  */
+   call, so that the fast ones save no registers for them.  A site in
+   the cache says that the runtime counts: mp_foreign_site is called
+   only when it does (mp_interpose_counting), and it does from then on
+   (mp_interpose_setup runs once).  */
+static inline const struct mp_site *
+counting_site (const void *ra)
+{
+  return MP_LIKELY (mp_quiet == 0) ? mp_foreign_cached (ra) : NULL;
+}
+
 static void * __attribute__ ((noinline))
 malloc_foreign_slow (size_t n, const void *ra)
 {
@@ -665,9 +674,8 @@ malloc_foreign_slow (size_t n, const void *ra)
 void *
 mp_malloc_foreign (size_t n, const void *ra)
 {
-  const struct mp_site *site;
-  if (MP_UNLIKELY (!mp_interpose_counting_now ()
-                   || (site = mp_foreign_cached (ra)) == NULL))
+  const struct mp_site *site = counting_site (ra);
+  if (MP_UNLIKELY (site == NULL))
     return malloc_foreign_slow (n, ra);
   return malloc_as (n, site, ra, MP_STATS_EVERY);
 }
@@ -686,11 +694,10 @@ free_foreign_slow (void *p, const void *ra)
 void
 mp_free_foreign (void *p, const void *ra)
 {
-  const struct mp_site *site;
   if (p == NULL)
     return;
-  if (MP_UNLIKELY (!mp_interpose_counting_now ()
-                   || (site = mp_foreign_cached (ra)) == NULL))
+  const struct mp_site *site = counting_site (ra);
+  if (MP_UNLIKELY (site == NULL))
     free_foreign_slow (p, ra);
   else
     free_as (p, site, MP_STATS_EVERY);
