@@ -39,6 +39,22 @@ hash_of (const char *s)
   return h;
 }
 
+/* V in hex then a dot, in OUT; its length.  */
+static int
+hex (char *out, unsigned long v)
+{
+  int k = 0;
+  do
+    {
+      out[k++] = "0123456789abcdef"[v & 15];
+      v >>= 4;
+    }
+  while (v);
+  out[k++] = '.';
+  out[k] = '\0';
+  return k;
+}
+
 /* A key of ROUND: its text appended piece by piece, the block grown
    with realloc each time it is full, as a string builder does.  */
 static char *
@@ -50,8 +66,8 @@ build (unsigned long round)
   int pieces = 2 + (int) (x % 6);
   for (int i = 0; i < pieces; i++)
     {
-      char piece[24];
-      int k = snprintf (piece, sizeof piece, "%lx.", (x >> (i * 5)) & 0xfff);
+      char piece[8];
+      int k = hex (piece, (x >> (i * 5)) & 0xfff);
       if (len + (size_t) k + 1 > cap)
         {
           while (len + (size_t) k + 1 > cap)

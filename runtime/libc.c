@@ -60,15 +60,18 @@
 # define interposed(name) \
   ((void (*) (void)) &name == (void (*) (void)) &mp_interposed_##name)
 
-/* malloc and free, the calls a program makes most, decide once: their
+/* malloc, realloc and free, the calls a program makes most, decide
+   once: their
    pointer starts at a resolver, which decides as SYS does and stores
    the function in effect, so that the rewritten call makes one
    indirect call.  Any thread may store it, always the same value.  */
 # define SYS_HOT(name, args) \
   (atomic_load_explicit (&sys_##name, memory_order_relaxed) args)
 static void *resolve_malloc (size_t n);
+static void *resolve_realloc (void *p, size_t n);
 static void resolve_free (void *p);
 static void *(*_Atomic sys_malloc) (size_t) = resolve_malloc;
+static void *(*_Atomic sys_realloc) (void *, size_t) = resolve_realloc;
 static void (*_Atomic sys_free) (void *) = resolve_free;
 
 static void *
@@ -77,6 +80,14 @@ resolve_malloc (size_t n)
   void *(*f) (size_t) = interposed (malloc) ? __libc_malloc : malloc;
   atomic_store_explicit (&sys_malloc, f, memory_order_relaxed);
   return f (n);
+}
+
+static void *
+resolve_realloc (void *p, size_t n)
+{
+  void *(*f) (void *, size_t) = interposed (realloc) ? __libc_realloc : realloc;
+  atomic_store_explicit (&sys_realloc, f, memory_order_relaxed);
+  return f (p, n);
 }
 
 static void
@@ -747,7 +758,7 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
   size_t size = padded (n);
-  void *q = size ? SYS (realloc, (p, size)) : NULL;
+  void *q = size ? SYS_HOT (realloc, (p, size)) : NULL;
   if (q == NULL)
     {
       retag_block (p, old, slack, e != NULL);
