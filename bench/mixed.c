@@ -19,23 +19,23 @@ struct entry
 static struct entry **buckets;
 static unsigned long n_buckets, n_entries;
 
+/* P, which an allocation returned: the run stops if it failed.  */
 static void *
 checked (void *p)
 {
-  if (p == NULL)
-    {
-      perror ("mixed");
-      exit (1);
-    }
-  return p;
+  if (p != NULL)
+    return p;
+  perror ("mixed");
+  exit (1);
 }
 
+/* FNV-1a.  */
 static unsigned long
 hash_of (const char *s)
 {
-  unsigned long h = 5381;
-  while (*s)
-    h = h * 33 + (unsigned char) *s++;
+  unsigned long h = 14695981039346656037ul;
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 1099511628211ul;
   return h;
 }
 
