@@ -162,11 +162,13 @@ __mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
 {
   struct mp_thread *t = mp_self_tls;
   size_t granules = offset / sizeof (void *);
-  size_t n = (granules ? granules : 1) * GC_GRANULE_BYTES;
+  uint64_t words = (granules ? granules : 1) * (GC_GRANULE_BYTES / sizeof (void *));
+  size_t n = words * sizeof (void *);
   if (MP_LIKELY (t != NULL && t->gc_registered != MP_GC_UNKNOWN
                  && (unsigned) kind <= 1 && granules < GC_TINY_FREELISTS
                  && s != NULL
-                 && mp_count_young_fast (t, s, obj, n, n, MP_STATS_EVERY)))
+                 && mp_count_young_words (t, s, obj, n, words, n,
+                                          MP_STATS_EVERY)))
     return;
   carved (obj, offset, kind, s, MP_RA);
 }
