@@ -78,13 +78,15 @@ static inline __attribute__ ((always_inline)) int
 gc_alloc_fast (void *(*fn) (size_t), size_t n, const struct mp_site *site,
                enum mp_source source, unsigned keep, void **out)
 {
-  struct mp_thread *t = mp_gc_self ();
+  mp_gc_self ();
   void *p = fn (n);
   *out = p;
   if (source == MP_SOURCE_UNCOLLECTABLE)
     return 0;
   size_t usable = (keep & MP_KEEP_SIZE) && p != NULL ? GC_size (p) : 0;
-  return mp_count_young_fast (t, site, p, n, usable, keep);
+  /* Read again rather than kept across the calls in a register that
+     they must preserve.  */
+  return mp_count_young_fast (mp_self_tls, site, p, n, usable, keep);
 }
 
 /* The rest: count P, of N bytes asked at SITE, from RA.  */

@@ -93,13 +93,22 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
                       void *base, size_t n, uint64_t words, size_t usable,
                       unsigned keep)
 {
-  if (MP_UNLIKELY (base == NULL || t->user_site != NULL))
+  /* One test each, not a chain of flags.  */
+  if (MP_UNLIKELY (base == NULL))
+    return 0;
+  if (MP_UNLIKELY (t->user_site != NULL))
     return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
-  const struct mp_site *g = (const struct mp_site *) t->guest_site;
-  unsigned gid = g != NULL ? __atomic_load_n (&g->id, __ATOMIC_ACQUIRE) : 1;
-  if (MP_UNLIKELY (id == 0 || gid == 0))
+  if (MP_UNLIKELY (id == 0))
     return 0;
+  const struct mp_site *g = (const struct mp_site *) t->guest_site;
+  unsigned gid = 0;
+  if (g != NULL)
+    {
+      gid = __atomic_load_n (&g->id, __ATOMIC_ACQUIRE);
+      if (MP_UNLIKELY (gid == 0))
+        return 0;
+    }
   struct mp_young *y = &t->young;
   size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
   if (MP_UNLIKELY (k >= y->limit))
