@@ -99,10 +99,10 @@ gc_alloc_slow (void *p, size_t n, const struct mp_site *site,
 
 /* The body of an entry point that allocates N bytes at S with FN.  */
 #define GC_ALLOC_BODY(fn, source, keep)                                     \
-  void *p;                                                                  \
-  if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &p)))            \
-    gc_alloc_slow (p, n, s, source, MP_RA);                                 \
-  return p
+  void *block;                                                              \
+  if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &block)))        \
+    gc_alloc_slow (block, n, s, source, MP_RA);                             \
+  return block
 
 /* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
 #define GC_ENTRY(name, source)                                              \
