@@ -59,6 +59,8 @@ void mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site,
 static inline __attribute__ ((always_inline)) void
 mp_bump (mp_counter *c, int64_t n)
 {
+  if (__builtin_constant_p (n) && n == 0)
+    return;                     /* an asm is never folded away */
 #if defined __x86_64__
   __asm__ ("addq %1, %0" : "+m" (*(int64_t *) c) : "er" (n));
 #else
@@ -133,7 +135,7 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
       if (d > mp_get_counter (&t->used_peak))
         atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
     }
-  if ((keep & MP_STAT_BIT (bytesSlack)) && usable != n)
+  if (keep & MP_STAT_BIT (bytesSlack))
     mp_bump (&t->bytes_slack, (int64_t) (usable - n));
   /* The guest procedure's counts (guest.h's mp_guest_count), with its
      number read above.  */
