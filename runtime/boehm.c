@@ -68,34 +68,47 @@ mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
   mp_count_gc (t, site, base, n, base ? GC_size (base) : 0, source, ra);
 }
 
-/* Allocate N bytes with FN at SITE, and count what KEEP names on the
-   fast path (everything on the slow one).  GC_size is asked only where
-   a statistic needs it, or the slow path.  */
-static inline __attribute__ ((always_inline)) void *
-gc_alloc_as (void *(*fn) (size_t), size_t n, const struct mp_site *site,
-             enum mp_source source, const void *ra, unsigned keep)
+/* Allocate N bytes with FN at SITE into *OUT, and count what KEEP
+   names on the fast path; return 0 if it was not taken, and the block
+   is for gc_alloc_slow to count.  GC_size is asked only where a
+   statistic needs it.  The caller's return address is read on the slow
+   path alone, so that the fast one keeps no register for it across the
+   calls of Boehm.  */
+static inline __attribute__ ((always_inline)) int
+gc_alloc_fast (void *(*fn) (size_t), size_t n, const struct mp_site *site,
+               enum mp_source source, unsigned keep, void **out)
 {
-  struct mp_thread *t = mp_gc_self ();
+  mp_gc_self ();
   void *p = fn (n);
-  if (!(keep & MP_KEEP_SIZE) && source != MP_SOURCE_UNCOLLECTABLE
-      && MP_LIKELY (mp_count_young_fast (t, site, p, n, 0, keep)))
-    return p;
-  mp_count_gc_as (t, site, p, n, p ? GC_size (p) : 0, source, ra, keep);
-  return p;
+  *out = p;
+  if (source == MP_SOURCE_UNCOLLECTABLE)
+    return 0;
+  size_t usable = (keep & MP_KEEP_SIZE) && p != NULL ? GC_size (p) : 0;
+  /* Read again rather than kept across the calls in a register that
+     they must preserve.  */
+  return mp_count_young_fast (mp_self_tls, site, p, n, usable, keep);
 }
 
-static inline __attribute__ ((always_inline)) void *
-gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
-          enum mp_source source, const void *ra)
+/* The rest: count P, of N bytes asked at SITE, from RA.  */
+static void __attribute__ ((noinline))
+gc_alloc_slow (void *p, size_t n, const struct mp_site *site,
+               enum mp_source source, const void *ra)
 {
-  return gc_alloc_as (fn, n, site, source, ra, MP_STATS_EVERY);
+  mp_count_gc_slow (mp_self (), site, p, n, p ? GC_size (p) : 0, source, ra);
 }
+
+/* The body of an entry point that allocates N bytes at S with FN.  */
+#define GC_ALLOC_BODY(fn, source, keep)                                     \
+  void *block;                                                              \
+  if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &block)))        \
+    gc_alloc_slow (block, n, s, source, MP_RA);                             \
+  return block
 
 /* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
 #define GC_ENTRY(name, source)                                              \
   MP_API void *__mp_##name (size_t n, const struct mp_site *s)              \
   {                                                                         \
-    return gc_alloc (name, n, s, source, MP_RA);                            \
+    GC_ALLOC_BODY (name, source, MP_STATS_EVERY);                           \
   }
 
 /* The lean entries (entry.h): __mp_NAME_wW counts on its fast path only
@@ -103,7 +116,7 @@ gc_alloc (void *(*fn) (size_t), size_t n, const struct mp_site *site,
 #define GC_LEAN_ENTRY(name, source, w)                                      \
   MP_API void *__mp_##name##_w##w (size_t n, const struct mp_site *s)       \
   {                                                                         \
-    return gc_alloc_as (name, n, s, source, MP_RA, MP_WORK_KEEPS (w));      \
+    GC_ALLOC_BODY (name, source, MP_WORK_KEEPS (w));                        \
   }
 #define GC_LEAN_ENTRIES(w)                                                  \
   GC_LEAN_ENTRY (GC_malloc, MP_SOURCE_NORMAL, w)                            \
@@ -322,7 +335,9 @@ MP_API void *
 __mp_GC_realloc (void *p, size_t n, const struct mp_site *s)
 {
   if (p == NULL)
-    return gc_alloc (GC_malloc, n, s, MP_SOURCE_NORMAL, MP_RA);
+    {
+      GC_ALLOC_BODY (GC_malloc, MP_SOURCE_NORMAL, MP_STATS_EVERY);
+    }
   return gc_realloc (p, n, 0, NULL, 0, s, MP_RA);
 }
 

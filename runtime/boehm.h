@@ -50,27 +50,67 @@ void mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site,
                        void *base, size_t n, size_t usable,
                        enum mp_source source, const void *ra);
 
-/* The fast path of a young block, in the common case only: the site
-   and the guest procedure numbered, no user allocator under way, room
-   in the log, no sample due, bytesUsed far from a flush.  Return 0
-   with nothing done otherwise.  Each of those is tested before the
-   first store, so that the path makes no call: the functions it is
-   inlined into need not save registers for one.  Of the statistics it
-   counts those KEEP names (stats.h), which but the lean entries give
-   as all of them; USABLE is needed only by bytesUsed, bytesHighTide
-   and bytesSlack (MP_KEEP_SIZE).  */
-static inline __attribute__ ((always_inline)) int
-mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
-                     void *base, size_t n, size_t usable, unsigned keep)
+/* Add N to C, a counter of the calling thread's that no other thread
+   writes, in one instruction where the machine has one.  Other threads
+   read it as they read mp_add's (the old value or the new one), and the
+   owner cannot be stopped (by Boehm's world stop, or a signal that
+   samples) half-way through it; it saves the separate load and store
+   that an atomic object's relaxed accesses compile to.  */
+static inline __attribute__ ((always_inline)) void
+mp_bump (mp_counter *c, int64_t n)
 {
-  uint64_t words = mp_words (n);
-  if (MP_UNLIKELY (base == NULL || words - 1 >= MP_MAX_YOUNG_WOSIZE
-                   || t->user_site != NULL))
+  if (__builtin_constant_p (n) && n == 0)
+    return;                     /* an asm is never folded away */
+#if defined __x86_64__
+  __asm__ ("addq %1, %0" : "+m" (*(int64_t *) c) : "er" (n));
+#else
+  mp_add (c, n);
+#endif
+}
+
+/* Count what KEEP names of N bytes and WORDS words at C.  */
+static inline __attribute__ ((always_inline)) void
+mp_count_young_at (struct mp_site_counts *c, size_t n, uint64_t words,
+                   unsigned keep)
+{
+  if (keep & MP_KEEP_CALLS)
+    mp_bump (&c->c[SC_NUM_ALLOCATE], 1);
+  if (keep & MP_STAT_BIT (bytesAllocated))
+    mp_bump (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
+  mp_bump (&c->c[SC_MINOR_WORDS], (int64_t) words);
+}
+
+/* The fast path of a young block BASE of N bytes, WORDS words (from 1
+   to MP_MAX_YOUNG_WOSIZE, which the caller checked), in the common case
+   only: the site and the guest procedure numbered, no user allocator
+   under way, room in the log, no sample due, bytesUsed far from a
+   flush.  Return 0 with nothing done otherwise.  Each of those is
+   tested before the first store, so that the path makes no call: the
+   functions it is inlined into need not save registers for one.  Of
+   the statistics it counts those KEEP names (stats.h), which but the
+   lean entries give as all of them; USABLE is needed only by
+   bytesUsed, bytesHighTide and bytesSlack (MP_KEEP_SIZE).  */
+static inline __attribute__ ((always_inline)) int
+mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
+                      void *base, size_t n, uint64_t words, size_t usable,
+                      unsigned keep)
+{
+  /* One test each, not a chain of flags.  */
+  if (MP_UNLIKELY (base == NULL))
+    return 0;
+  if (MP_UNLIKELY (t->user_site != NULL))
     return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
-  const struct mp_site *g = (const struct mp_site *) t->guest_site;
-  if (MP_UNLIKELY (id == 0 || (g != NULL && g->id == 0)))
+  if (MP_UNLIKELY (id == 0))
     return 0;
+  const struct mp_site *g = (const struct mp_site *) t->guest_site;
+  unsigned gid = 0;
+  if (g != NULL)
+    {
+      gid = __atomic_load_n (&g->id, __ATOMIC_ACQUIRE);
+      if (MP_UNLIKELY (gid == 0))
+        return 0;
+    }
   struct mp_young *y = &t->young;
   size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
   if (MP_UNLIKELY (k >= y->limit))
@@ -80,13 +120,9 @@ mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
   int64_t d = used ? mp_get_counter (&t->used_delta) + (int64_t) usable : 0;
   if (MP_UNLIKELY (left < 0 || d > MP_USED_FLUSH))
     return 0;
-  struct mp_site_counts *c
-    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
-  if (keep & MP_KEEP_CALLS)
-    mp_add (&c->c[SC_NUM_ALLOCATE], 1);
-  if (keep & MP_STAT_BIT (bytesAllocated))
-    mp_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) n);
-  mp_add (&c->c[SC_MINOR_WORDS], (int64_t) words);
+  struct mp_site_counts *c0
+    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1);
+  mp_count_young_at (c0 + id, n, words, keep);
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   __atomic_store_n (&e[k], mp_young_entry (base, words, epoch),
@@ -99,11 +135,24 @@ mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
       if (d > mp_get_counter (&t->used_peak))
         atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
     }
-  if ((keep & MP_STAT_BIT (bytesSlack)) && usable != n)
-    mp_add (&t->bytes_slack, (int64_t) (usable - n));
+  if (keep & MP_STAT_BIT (bytesSlack))
+    mp_bump (&t->bytes_slack, (int64_t) (usable - n));
+  /* The guest procedure's counts (guest.h's mp_guest_count), with its
+     number read above.  */
   if (g != NULL)
-    mp_guest_count (t, (int64_t) n, words, 0);
+    mp_count_young_at (c0 + gid, n, words, MP_STATS_EVERY);
   return 1;
+}
+
+/* The same for a block of N bytes, young if its size is.  */
+static inline __attribute__ ((always_inline)) int
+mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
+                     void *base, size_t n, size_t usable, unsigned keep)
+{
+  uint64_t words = mp_words (n);
+  if (MP_UNLIKELY (words - 1 >= MP_MAX_YOUNG_WOSIZE))
+    return 0;
+  return mp_count_young_words (t, site, base, n, words, usable, keep);
 }
 
 /* Count BASE, as mp_count_gc_slow says, taking the fast path when it

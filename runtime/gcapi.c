@@ -162,12 +162,23 @@ __mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
 {
   struct mp_thread *t = mp_self_tls;
   size_t granules = offset / sizeof (void *);
-  size_t n = (granules ? granules : 1) * GC_GRANULE_BYTES;
-  if (MP_LIKELY (t != NULL && t->gc_registered != MP_GC_UNKNOWN
-                 && (unsigned) kind <= 1 && granules < GC_TINY_FREELISTS
-                 && s != NULL
-                 && mp_count_young_fast (t, s, obj, n, n, MP_STATS_EVERY)))
+  if (MP_UNLIKELY (granules == 0))
+    granules = 1;
+  uint64_t words = granules * (GC_GRANULE_BYTES / sizeof (void *));
+  size_t n = words * sizeof (void *);
+  /* One test each, not a chain of flags.  */
+  if (MP_UNLIKELY ((unsigned) kind > 1))
+    goto slow;
+  if (MP_UNLIKELY (granules >= GC_TINY_FREELISTS))
+    goto slow;
+  if (MP_UNLIKELY (t == NULL || s == NULL))
+    goto slow;
+  if (MP_UNLIKELY (t->gc_registered == MP_GC_UNKNOWN))
+    goto slow;
+  if (MP_LIKELY (mp_count_young_words (t, s, obj, n, words, n,
+                                       MP_STATS_EVERY)))
     return;
+slow:
   carved (obj, offset, kind, s, MP_RA);
 }
 
