@@ -24,8 +24,7 @@
    entries would share one mark bit), and while it waits on a thread's
    free list Boehm marks it.  The freeing thread finds its own entry
    through its latest entries, or else through an index of its log
-   (struct young_index) that it builds then and keeps until the next
-   collection.  A young block freed by another thread than its own is
+   (struct young_index), which it brings up to date then.  A young block freed by another thread than its own is
    not found: the next decision then keeps one entry per address (the
    latest of its thread), which is exact unless the freed block sat on a
    free list at the collection.
@@ -427,7 +426,7 @@ static void
 set_limit (struct mp_young *y)
 {
   size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = y->index ? 0 : check < y->capacity ? check : y->capacity;
+  y->limit = check < y->capacity ? check : y->capacity;
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -471,25 +470,55 @@ young_make_room (struct mp_thread *t)
 }
 
 /* The index of a thread's log: from the address of each undecided
-   entry to its position (dropped + i), made by mp_young_forget when its
-   search of the latest entries fails, so that a thread freeing its young
-   blocks oldest first does not search its whole log each time.  It holds
-   the entries of one epoch, and goes when the epoch ends.  Owner only.  */
+   entry to its position (dropped + i), for mp_young_forget when the
+   block is not among the latest entries.  A thread that frees its young
+   blocks oldest first would otherwise search its whole log each time;
+   one that does so once an epoch is better off searching.  So the
+   searches of an epoch go through the log until they have read SCANS
+   times its undecided entries; then the index is filled, and from then
+   on each search first adds the entries logged since the last one
+   (`upto').  Appends never touch it.
+
+   Its slots stay from epoch to epoch, and each filling gets a new
+   `stamp', carried by its slots: a slot with another stamp is empty, so
+   nothing is cleared and no fresh memory is touched.  Owner only.  */
 struct young_index
 {
-  uint64_t epoch;               /* mp_gc_epoch it was made in */
-  size_t mask;                  /* slots - 1 */
-  size_t used;                  /* slots holding an address */
-  struct { uintptr_t addr; size_t pos; } slots[];   /* addr 0: empty */
+  uint64_t epoch;               /* mp_gc_epoch that the rest is about */
+  size_t scanned;               /* entries read by the epoch's searches */
+  int filled;                   /* whether the slots are the epoch's */
+  uint64_t stamp;               /* the filling's, 1 to STAMP_MAX */
+  size_t upto;                  /* entries indexed: positions < upto */
+  size_t used;                  /* slots of this filling */
+  size_t mask;                  /* slots searched - 1, a power of 2 - 1 */
+  size_t capacity;              /* slots allocated, >= mask + 1 */
+  struct { uint64_t key; size_t pos; } *slots;      /* key: slot_key */
 };
 
+#define SCANS 4
+
+/* A slot's key: the address, with the stamp in the bits the address
+   leaves (its low 4, which 16-byte alignment keeps 0, and its top 16).  */
+#define STAMP_MAX ((UINT64_C (1) << 20) - 1)
+
+static inline uint64_t
+slot_key (uintptr_t addr, uint64_t stamp)
+{
+  return addr | (stamp & MP_EPOCH_MASK) | (stamp >> 4 << MP_WORDS_SHIFT);
+}
+
+/* ADDR's slot in X: its own, or the empty one where it would go.  */
 static size_t
 index_slot (const struct young_index *x, uintptr_t addr)
 {
+  uint64_t key = slot_key (addr, x->stamp);
   size_t i = (size_t) ((addr >> 4) * UINT64_C (0x9e3779b97f4a7c15)) & x->mask;
-  while (x->slots[i].addr != 0 && x->slots[i].addr != addr)
-    i = (i + 1) & x->mask;
-  return i;
+  for (;; i = (i + 1) & x->mask)
+    {
+      uint64_t k = x->slots[i].key;
+      if (k == key || ((k ^ key) & ~MP_ADDR_MASK) != 0)
+        return i;
+    }
 }
 
 /* Map ADDR to POS: a later block at the same address replaces the
@@ -498,52 +527,76 @@ static void
 index_put (struct young_index *x, uintptr_t addr, size_t pos)
 {
   size_t i = index_slot (x, addr);
-  x->used += x->slots[i].addr == 0;
-  x->slots[i].addr = addr;
+  uint64_t key = slot_key (addr, x->stamp);
+  x->used += x->slots[i].key != key;
+  x->slots[i].key = key;
   x->slots[i].pos = pos;
 }
 
-/* (Re)make Y's index over its undecided entries, with room to grow.  */
-static int
-index_build (struct mp_young *y, uint64_t epoch)
+/* Y's index, about EPOCH; NULL if there is no memory for it.  */
+static struct young_index *
+index_of (struct mp_young *y, uint64_t epoch)
 {
-  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
-  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
-  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  size_t size = 1024;
-  while (size < 4 * (n - done))
-    size *= 2;
-  free (y->index);
-  y->index = calloc (1, sizeof *y->index + size * sizeof y->index->slots[0]);
-  set_limit (y);
-  if (y->index == NULL)
-    return -1;
-  y->index->epoch = epoch;
-  y->index->mask = size - 1;
-  for (size_t i = done; i < n; i++)
+  struct young_index *x = y->index;
+  if (x == NULL && (x = y->index = calloc (1, sizeof *x)) == NULL)
+    return NULL;
+  if (x->epoch != epoch)
     {
-      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      if (live_entry (v))
-        index_put (y->index, v & MP_ADDR_MASK, y->dropped + i);
+      x->epoch = epoch;
+      x->scanned = 0;
+      x->filled = 0;
     }
+  return x;
+}
+
+/* Start an empty filling of X, Y's index, with room for twice ENTRIES:
+   -1 if there is no memory for it.  */
+static int
+index_reset (struct mp_young *y, struct young_index *x, size_t entries)
+{
+  size_t size = 1024;
+  while (size < 4 * entries)
+    size *= 2;
+  if (x->capacity < size)
+    {
+      free (x->slots);
+      x->capacity = 0;
+      if ((x->slots = calloc (size, sizeof x->slots[0])) == NULL)
+        return -1;
+      x->capacity = size;
+    }
+  if (++x->stamp > STAMP_MAX)   /* every stamp is on some slot: clear */
+    {
+      memset (x->slots, 0, x->capacity * sizeof x->slots[0]);
+      x->stamp = 1;
+    }
+  x->filled = 1;
+  x->mask = size - 1;
+  x->used = 0;
+  x->upto = y->dropped + atomic_load_explicit (&y->done, memory_order_relaxed);
   return 0;
 }
 
-/* Entry I of Y was just logged in EPOCH: keep the index up to date, or
-   drop it once its epoch is over.  */
-static void
-index_add (struct mp_young *y, size_t i, uint64_t epoch)
+/* Bring X, Y's index, up to date: every undecided entry in it.  -1 if
+   there is no memory for it.  */
+static int
+index_update (struct mp_young *y, struct young_index *x)
 {
-  struct young_index *x = y->index;
-  if (x->epoch != epoch || 2 * (x->used + 1) > x->mask)
-    {
-      free (x);
-      y->index = NULL;
-      set_limit (y);
-      return;     /* made again by the next search that needs it */
-    }
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
+  if ((!x->filled || x->upto < y->dropped + done
+       || 2 * (x->used + y->dropped + n - x->upto) > x->mask)
+      && index_reset (y, x, n - done) != 0)
+    return -1;
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  index_put (x, e[i] & MP_ADDR_MASK, y->dropped + i);
+  for (size_t i = x->upto - y->dropped; i < n; i++)
+    {
+      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+      if (live_entry (v))
+        index_put (x, v & MP_ADDR_MASK, y->dropped + i);
+    }
+  x->upto = y->dropped + n;
+  return 0;
 }
 
 static int
@@ -583,7 +636,8 @@ log_out_of_memory (struct mp_thread *t, uint64_t words, uint64_t epoch)
   return 0;
 }
 
-/* mp_young_log's way when the log is full or indexed.  */
+/* mp_young_log's way when the log is full, or at a look at the minor
+   heap budget.  */
 void
 mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
 {
@@ -601,8 +655,6 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
   __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),
                     __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
-  if (y->index != NULL)
-    index_add (y, n, epoch);
   if (y->dropped + n >= y->check_at || !mp_young_budget_seen (t))
     mp_young_budget_check (t);
 }
@@ -623,25 +675,40 @@ drop_entry (struct mp_young *y, size_t i, uintptr_t base, uint64_t epoch)
   return 1;
 }
 
-/* Find BASE among Y's undecided entries through the index.  */
-static int
-forget_indexed (struct mp_young *y, uintptr_t base, uint64_t epoch)
+/* The newest of entries [FROM, TO) of E that is BASE's, or -1.  */
+static ptrdiff_t
+newest (const uint64_t *e, size_t from, size_t to, uintptr_t base)
 {
-  if ((y->index == NULL || y->index->epoch != epoch)
-      && index_build (y, epoch) != 0)
-    return 0;
-  struct young_index *x = y->index;
-  size_t slot = index_slot (x, base);
+  for (size_t i = to; i-- > from;)
+    if ((__atomic_load_n (&e[i], __ATOMIC_RELAXED) & MP_ADDR_MASK) == base)
+      return (ptrdiff_t) i;
+  return -1;
+}
+
+/* The same among Y's undecided entries before STOP, in EPOCH: searched
+   or through the index (see struct young_index).  */
+static ptrdiff_t
+newest_far (struct mp_young *y, uintptr_t base, uint64_t epoch, size_t stop)
+{
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
-  if (x->slots[slot].addr == 0 || x->slots[slot].pos < y->dropped + done
-      || x->slots[slot].pos >= y->dropped + n)
-    return 0;
-  return drop_entry (y, x->slots[slot].pos - y->dropped, base, epoch);
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  struct young_index *x = index_of (y, epoch);
+  if (x != NULL && !x->filled)
+    x->scanned += stop - done;
+  if (x == NULL || (!x->filled && x->scanned <= SCANS * (n - done))
+      || index_update (y, x) != 0)
+    return newest (e, done, stop, base);
+  size_t slot = index_slot (x, base);
+  size_t pos = x->slots[slot].pos;
+  /* A slot of this filling is of an undecided entry.  */
+  return x->slots[slot].key == slot_key (base, x->stamp)
+         && pos >= y->dropped + done && pos < y->dropped + n
+         ? (ptrdiff_t) (pos - y->dropped) : -1;
 }
 
 /* BASE, allocated by T, is being freed: make sure its entry, if it is
-   still young, is not promoted.  */
+   still young, is not promoted.  Its newest entry says if it is.  */
 void
 mp_young_forget (struct mp_thread *t, void *base)
 {
@@ -651,17 +718,11 @@ mp_young_forget (struct mp_thread *t, void *base)
   size_t stop = n - done > FORGET_WINDOW ? n - FORGET_WINDOW : done;
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  for (size_t i = n; i-- > stop;)
-    if ((__atomic_load_n (&e[i], __ATOMIC_RELAXED) & MP_ADDR_MASK)
-        == (uintptr_t) base)
-      {
-        if (drop_entry (y, i, (uintptr_t) base, epoch))
-          return;
-        break;
-      }
-  if (stop > done && forget_indexed (y, (uintptr_t) base, epoch))
-    return;
-  atomic_store (&freed_unfound, 1);
+  ptrdiff_t i = newest (e, stop, n, (uintptr_t) base);
+  if (i < 0 && stop > done)
+    i = newest_far (y, (uintptr_t) base, epoch, stop);
+  if (i < 0 || !drop_entry (y, (size_t) i, (uintptr_t) base, epoch))
+    atomic_store (&freed_unfound, 1);
 }
 
 /* ---- the minor heap budget ------------------------------------------- */
