@@ -23,11 +23,11 @@
    address may be handed out again before the next collection (two
    entries would share one mark bit), and while it waits on a thread's
    free list Boehm marks it.  The freeing thread finds its own entry
-   through its latest entries, or else through an index of its log
-   (struct young_index), which it brings up to date then.  A young block freed by another thread than its own is
-   not found: the next decision then keeps one entry per address (the
-   latest of its thread), which is exact unless the freed block sat on a
-   free list at the collection.
+   through its latest entries, or else through its log (struct
+   young_index).  A young block freed by another thread than its own is
+   not found: its address is noted (`unfound'), and the next decision
+   keeps one entry for it (the latest of its thread), which is exact
+   unless the freed block sat on a free list at the collection.
 
    Entries: bits 0-3 epoch mod 16 (Boehm objects are 16-byte aligned),
    bits 4-47 the address, bits 48-63 the size in words (at most
@@ -90,10 +90,21 @@ static int full_pending;
    its RECLAIM_END.  Guarded by the GC lock.  */
 static int last_was_full;
 
-/* Set by GC_free of a young block whose entry was not found: the next
-   decision must deduplicate addresses.  Any thread sets it; the
-   collector clears it.  */
-static atomic_int freed_unfound;
+/* The addresses freed since the last decision whose entries the freeing
+   thread did not find among its own (another thread's young block, or
+   not a young one): only there may two undecided entries share an
+   address, and the next decision keeps one entry for each of them.
+   Past UNFOUND_MAX of them, `overflow' says so and the decision keeps
+   one entry for every address.  Guarded by the GC lock: a freeing
+   thread appends through GC_call_with_alloc_lock, the collector reads
+   and empties.  */
+#define UNFOUND_MAX 64
+static struct
+{
+  size_t count;
+  int overflow;
+  uintptr_t addr[UNFOUND_MAX];
+} unfound;
 
 /* Heap sections: Boehm's initial one, plus one per growth.  Written
    under the GC lock (resize callbacks run holding it).  */
@@ -229,18 +240,139 @@ undecided (struct mp_young *y, size_t *first, uint64_t **entries)
   return *first < n ? n : *first;
 }
 
-/* The words of entries [FROM, TO) that survived the collection ending
-   EPOCH.  The common case, kept apart from deduplication so that its
-   loop has little to keep across the calls.  */
-static uint64_t __attribute__ ((noinline))
-survivors (const uint64_t *from, const uint64_t *to, uint64_t epoch)
+/* The bits of an entry that say it is of a small object logged in the
+   epoch it holds, when they equal that epoch's bits: its words, below
+   MP_MAX_YOUNG_WOSIZE, leave the top ones 0.  */
+_Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
+                "MP_MAX_YOUNG_WOSIZE is a power of 2");
+#define SMALL_IN_EPOCH \
+  (MP_EPOCH_MASK | ~(((uint64_t) MP_MAX_YOUNG_WOSIZE << MP_WORDS_SHIFT) - 1))
+
+/* A decision's view of `unfound': for each address, the entry that
+   counts so far (the first log's latest, as dedup_note keeps) and the
+   words it added; and a filter of their heap blocks, so that an entry
+   elsewhere costs nothing more.  */
+struct unfound_pass
 {
-  uint64_t promoted = 0;
-  for (const uint64_t *p = from; p < to; p++)
+  size_t count;
+  uintptr_t addr[UNFOUND_MAX];
+  const struct mp_young *log[UNFOUND_MAX];        /* NULL: none yet */
+  uint64_t added[UNFOUND_MAX];
+  uint64_t filter[16];          /* bit unfound_bit (block) */
+};
+
+static inline unsigned
+unfound_bit (uintptr_t block)
+{
+  return (unsigned) ((block * UINT64_C (0x9e3779b97f4a7c15)) >> 56);
+}
+
+static inline int
+unfound_filtered (const struct unfound_pass *u, uintptr_t block)
+{
+  unsigned b = unfound_bit (block);
+  return (u->filter[b / 64] >> (b % 64)) & 1;
+}
+
+/* Make U the view of `unfound' as it is now.  */
+static struct unfound_pass *
+unfound_pass_start (struct unfound_pass *u)
+{
+  memset (u, 0, sizeof *u);
+  u->count = unfound.count;
+  for (size_t j = 0; j < u->count; j++)
     {
-      uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
-      if (live_entry (v) && survived (v, epoch))
-        promoted += v >> MP_WORDS_SHIFT;
+      u->addr[j] = unfound.addr[j];
+      unsigned b = unfound_bit (u->addr[j] >> MP_MARKS_LOG_HBLK);
+      u->filter[b / 64] |= UINT64_C (1) << (b % 64);
+    }
+  return u;
+}
+
+/* PROMOTED, the words of Y's survivors before its live entry V, with
+   V's if it survived the collection ending EPOCH and counts: at one of
+   U's addresses, the latest entry of the first log that has one.  */
+static uint64_t
+unfound_add (struct unfound_pass *u, const struct mp_young *y, uint64_t v,
+             uint64_t epoch, uint64_t promoted)
+{
+  uint64_t words = survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
+  for (size_t j = 0; j < u->count; j++)
+    if (u->addr[j] == (v & MP_ADDR_MASK))
+      {
+        if (u->log[j] != NULL && u->log[j] != y)
+          return promoted;      /* another log's entry counts */
+        if (u->log[j] == y)
+          promoted -= u->added[j];      /* this later one instead */
+        u->log[j] = y;
+        u->added[j] = words;
+        break;
+      }
+  return promoted + words;
+}
+
+/* The bits of an entry that say it is of a small object logged in the
+   epoch it holds, when they equal that epoch's bits: its words, below
+   MP_MAX_YOUNG_WOSIZE, leave the top ones 0.  */
+_Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
+                "MP_MAX_YOUNG_WOSIZE is a power of 2");
+#define SMALL_IN_EPOCH \
+  (MP_EPOCH_MASK | ~(((uint64_t) MP_MAX_YOUNG_WOSIZE << MP_WORDS_SHIFT) - 1))
+
+/* The heap blocks whose mark bytes survivors remembers, a power of 2.  */
+#define MARKS_CACHED 64
+
+/* The words of Y's entries [I, N) in E that survived the collection
+   ending EPOCH; U, if not NULL, says which count at its addresses.  One
+   pass, in which the mark bytes of a heap block are found once for the
+   entries in it, and kept for the next ones (the blocks of a size come
+   from one heap block after another, and a program allocates from a few
+   sizes at once): an entry in the same heap block as the one before
+   costs a test and a read, one in another remembered block a few more.
+   An entry in a heap block of U's takes the slow way.  */
+static uint64_t __attribute__ ((noinline))
+survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
+           uint64_t epoch, struct unfound_pass *u)
+{
+  uint64_t promoted = 0, now = epoch & MP_EPOCH_MASK;
+  /* Heap block number and mark bytes, by the block's low bits; and the
+     last used.  Never a tombstone's block (0, with the epoch bits 0).  */
+  struct { uintptr_t block; const char *marks; } cache[MARKS_CACHED];
+  for (size_t j = 0; j < MARKS_CACHED; j++)
+    cache[j].block = UINTPTR_MAX;
+  uintptr_t last = UINTPTR_MAX;
+  const char *marks = NULL;
+  for (; i < n; i++)
+    {
+      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+      uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
+      uint64_t words = v >> MP_WORDS_SHIFT;
+      if (MP_UNLIKELY ((v & SMALL_IN_EPOCH) != now || block != last))
+        {
+          __typeof__ (cache[0]) *c = &cache[block & (MARKS_CACHED - 1)];
+          if ((v & SMALL_IN_EPOCH) != now || c->block != block)
+            {
+              if (a == 0)
+                continue;       /* a tombstone */
+              if (u != NULL && unfound_filtered (u, block))
+                {
+                  promoted = unfound_add (u, y, v, epoch, promoted);
+                  continue;
+                }
+              const char *m = (v & SMALL_IN_EPOCH) == now
+                              ? mp_marks_of ((void *) a) : NULL;
+              if (m == NULL)
+                {
+                  promoted += survived (v, epoch) ? words : 0;
+                  continue;
+                }
+              c->block = block;
+              c->marks = m;
+            }
+          last = block;
+          marks = c->marks;
+        }
+      promoted += marks[mp_marks_granule (a)] ? words : 0;
     }
   return promoted;
 }
@@ -261,9 +393,10 @@ kept_survivors (const struct mp_young *y, const uint64_t *e, size_t i,
 }
 
 /* Decide the undecided entries of Y; KEEP, if not NULL, says which of
-   them count (deduplicate).  */
+   them count (deduplicate), else U does for its addresses.  */
 static uint64_t
-decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep)
+decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep,
+            struct unfound_pass *u)
 {
   size_t i;
   uint64_t *e;
@@ -271,7 +404,7 @@ decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep)
   if (i >= n)
     return 0;
   uint64_t promoted = keep ? kept_survivors (y, e, i, n, epoch, keep)
-                           : survivors (e + i, e + n, epoch);
+                           : survivors (y, e, i, n, epoch, u);
   atomic_store_explicit (&y->done, n, memory_order_relaxed);
   return promoted;
 }
@@ -282,10 +415,15 @@ end_of_marking (void)
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
   uint64_t promoted = 0;
   struct dedup keep, *k = NULL;
-  if (atomic_exchange (&freed_unfound, 0) && dedup_build (&keep) == 0)
+  struct unfound_pass pass, *u = NULL;
+  if (unfound.overflow && dedup_build (&keep) == 0)
     k = &keep;
+  else if (unfound.count > 0)
+    u = unfound_pass_start (&pass);
+  unfound.count = 0;
+  unfound.overflow = 0;
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
-    promoted += decide_log (&t->young, epoch, k);
+    promoted += decide_log (&t->young, epoch, k, u);
   if (k)
     dedup_free (k);
   mp_add (&mp_promoted_words, (int64_t) promoted);
@@ -707,6 +845,17 @@ newest_far (struct mp_young *y, uintptr_t base, uint64_t epoch, size_t stop)
          ? (ptrdiff_t) (pos - y->dropped) : -1;
 }
 
+/* Add BASE to `unfound', under the GC lock.  */
+static void *
+note_unfound (void *base)
+{
+  if (unfound.count < UNFOUND_MAX)
+    unfound.addr[unfound.count++] = (uintptr_t) base;
+  else
+    unfound.overflow = 1;
+  return NULL;
+}
+
 /* BASE, allocated by T, is being freed: make sure its entry, if it is
    still young, is not promoted.  Its newest entry says if it is.  */
 void
@@ -722,7 +871,7 @@ mp_young_forget (struct mp_thread *t, void *base)
   if (i < 0 && stop > done)
     i = newest_far (y, (uintptr_t) base, epoch, stop);
   if (i < 0 || !drop_entry (y, (size_t) i, (uintptr_t) base, epoch))
-    atomic_store (&freed_unfound, 1);
+    GC_call_with_alloc_lock (note_unfound, base);
 }
 
 /* ---- the minor heap budget ------------------------------------------- */
