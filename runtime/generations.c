@@ -240,14 +240,6 @@ undecided (struct mp_young *y, size_t *first, uint64_t **entries)
   return *first < n ? n : *first;
 }
 
-/* The bits of an entry that say it is of a small object logged in the
-   epoch it holds, when they equal that epoch's bits: its words, below
-   MP_MAX_YOUNG_WOSIZE, leave the top ones 0.  */
-_Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
-                "MP_MAX_YOUNG_WOSIZE is a power of 2");
-#define SMALL_IN_EPOCH \
-  (MP_EPOCH_MASK | ~(((uint64_t) MP_MAX_YOUNG_WOSIZE << MP_WORDS_SHIFT) - 1))
-
 /* A decision's view of `unfound': for each address, the entry that
    counts so far (the first log's latest, as dedup_note keeps) and the
    words it added; and a filter of their heap blocks, so that an entry
