@@ -314,6 +314,12 @@ _Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
 /* The heap blocks whose mark bytes survivors remembers, a power of 2.  */
 #define MARKS_CACHED 64
 
+/* The bits of an entry that say it is of a small object logged in the
+   epoch it holds, in a given heap block: SMALL_IN_EPOCH's and those of
+   the block.  */
+#define BLOCK_SMALL_IN_EPOCH \
+  (SMALL_IN_EPOCH | (MP_ADDR_MASK & ~((UINT64_C (1) << MP_MARKS_LOG_HBLK) - 1)))
+
 /* The words of Y's entries [I, N) in E that survived the collection
    ending EPOCH; U, if not NULL, says which count at its addresses.  One
    pass, in which the mark bytes of a heap block are found once for the
@@ -327,20 +333,22 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
            uint64_t epoch, struct unfound_pass *u)
 {
   uint64_t promoted = 0, now = epoch & MP_EPOCH_MASK;
-  /* Heap block number and mark bytes, by the block's low bits; and the
-     last used.  Never a tombstone's block (0, with the epoch bits 0).  */
+  /* Heap block number and mark bytes, by the block's low bits.  Never a
+     tombstone's block (0, with the epoch bits 0).  */
   struct { uintptr_t block; const char *marks; } cache[MARKS_CACHED];
   for (size_t j = 0; j < MARKS_CACHED; j++)
     cache[j].block = UINTPTR_MAX;
-  uintptr_t last = UINTPTR_MAX;
+  /* The BLOCK_SMALL_IN_EPOCH bits of the entries whose mark bytes are
+     `marks': none at first (those bits are never all 1), never a
+     tombstone's.  */
+  uint64_t same = UINT64_MAX;
   const char *marks = NULL;
-  for (; i < n; i++)
+  for (const uint64_t *p = e + i, *end = e + n; p < end; p++)
     {
-      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
-      uint64_t words = v >> MP_WORDS_SHIFT;
-      if (MP_UNLIKELY ((v & SMALL_IN_EPOCH) != now || block != last))
+      uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
+      if (MP_UNLIKELY ((v & BLOCK_SMALL_IN_EPOCH) != same))
         {
+          uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
           __typeof__ (cache[0]) *c = &cache[block & (MARKS_CACHED - 1)];
           if ((v & SMALL_IN_EPOCH) != now || c->block != block)
             {
@@ -355,16 +363,16 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
                               ? mp_marks_of ((void *) a) : NULL;
               if (m == NULL)
                 {
-                  promoted += survived (v, epoch) ? words : 0;
+                  promoted += survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
                   continue;
                 }
               c->block = block;
               c->marks = m;
             }
-          last = block;
+          same = v & BLOCK_SMALL_IN_EPOCH;
           marks = c->marks;
         }
-      promoted += marks[mp_marks_granule (a)] ? words : 0;
+      promoted += marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
     }
   return promoted;
 }
