@@ -23,12 +23,11 @@
    address may be handed out again before the next collection (two
    entries would share one mark bit), and while it waits on a thread's
    free list Boehm marks it.  The freeing thread finds its own entry
-   through its latest entries, or else through an index of its log
-   (struct young_index) that it builds then and keeps until the next
-   collection.  A young block freed by another thread than its own is
-   not found: the next decision then keeps one entry per address (the
-   latest of its thread), which is exact unless the freed block sat on a
-   free list at the collection.
+   through its latest entries, or else through its log (struct
+   young_index).  A young block freed by another thread than its own is
+   not found: its address is noted (`unfound'), and the next decision
+   keeps one entry for it (the latest of its thread), which is exact
+   unless the freed block sat on a free list at the collection.
 
    Entries: bits 0-3 epoch mod 16 (Boehm objects are 16-byte aligned),
    bits 4-47 the address, bits 48-63 the size in words (at most
@@ -91,10 +90,21 @@ static int full_pending;
    its RECLAIM_END.  Guarded by the GC lock.  */
 static int last_was_full;
 
-/* Set by GC_free of a young block whose entry was not found: the next
-   decision must deduplicate addresses.  Any thread sets it; the
-   collector clears it.  */
-static atomic_int freed_unfound;
+/* The addresses freed since the last decision whose entries the freeing
+   thread did not find among its own (another thread's young block, or
+   not a young one): only there may two undecided entries share an
+   address, and the next decision keeps one entry for each of them.
+   Past UNFOUND_MAX of them, `overflow' says so and the decision keeps
+   one entry for every address.  Guarded by the GC lock: a freeing
+   thread appends through GC_call_with_alloc_lock, the collector reads
+   and empties.  */
+#define UNFOUND_MAX 64
+static struct
+{
+  size_t count;
+  int overflow;
+  uintptr_t addr[UNFOUND_MAX];
+} unfound;
 
 /* Heap sections: Boehm's initial one, plus one per growth.  Written
    under the GC lock (resize callbacks run holding it).  */
@@ -230,18 +240,139 @@ undecided (struct mp_young *y, size_t *first, uint64_t **entries)
   return *first < n ? n : *first;
 }
 
-/* The words of entries [FROM, TO) that survived the collection ending
-   EPOCH.  The common case, kept apart from deduplication so that its
-   loop has little to keep across the calls.  */
-static uint64_t __attribute__ ((noinline))
-survivors (const uint64_t *from, const uint64_t *to, uint64_t epoch)
+/* A decision's view of `unfound': for each address, the entry that
+   counts so far (the first log's latest, as dedup_note keeps) and the
+   words it added; and a filter of their heap blocks, so that an entry
+   elsewhere costs nothing more.  */
+struct unfound_pass
 {
-  uint64_t promoted = 0;
-  for (const uint64_t *p = from; p < to; p++)
+  size_t count;
+  uintptr_t addr[UNFOUND_MAX];
+  const struct mp_young *log[UNFOUND_MAX];        /* NULL: none yet */
+  uint64_t added[UNFOUND_MAX];
+  uint64_t filter[16];          /* bit unfound_bit (block) */
+};
+
+static inline unsigned
+unfound_bit (uintptr_t block)
+{
+  return (unsigned) ((block * UINT64_C (0x9e3779b97f4a7c15)) >> 56);
+}
+
+static inline int
+unfound_filtered (const struct unfound_pass *u, uintptr_t block)
+{
+  unsigned b = unfound_bit (block);
+  return (u->filter[b / 64] >> (b % 64)) & 1;
+}
+
+/* Make U the view of `unfound' as it is now.  */
+static struct unfound_pass *
+unfound_pass_start (struct unfound_pass *u)
+{
+  memset (u, 0, sizeof *u);
+  u->count = unfound.count;
+  for (size_t j = 0; j < u->count; j++)
+    {
+      u->addr[j] = unfound.addr[j];
+      unsigned b = unfound_bit (u->addr[j] >> MP_MARKS_LOG_HBLK);
+      u->filter[b / 64] |= UINT64_C (1) << (b % 64);
+    }
+  return u;
+}
+
+/* PROMOTED, the words of Y's survivors before its live entry V, with
+   V's if it survived the collection ending EPOCH and counts: at one of
+   U's addresses, the latest entry of the first log that has one.  */
+static uint64_t
+unfound_add (struct unfound_pass *u, const struct mp_young *y, uint64_t v,
+             uint64_t epoch, uint64_t promoted)
+{
+  uint64_t words = survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
+  for (size_t j = 0; j < u->count; j++)
+    if (u->addr[j] == (v & MP_ADDR_MASK))
+      {
+        if (u->log[j] != NULL && u->log[j] != y)
+          return promoted;      /* another log's entry counts */
+        if (u->log[j] == y)
+          promoted -= u->added[j];      /* this later one instead */
+        u->log[j] = y;
+        u->added[j] = words;
+        break;
+      }
+  return promoted + words;
+}
+
+/* The bits of an entry that say it is of a small object logged in the
+   epoch it holds, when they equal that epoch's bits: its words, below
+   MP_MAX_YOUNG_WOSIZE, leave the top ones 0.  */
+_Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
+                "MP_MAX_YOUNG_WOSIZE is a power of 2");
+#define SMALL_IN_EPOCH \
+  (MP_EPOCH_MASK | ~(((uint64_t) MP_MAX_YOUNG_WOSIZE << MP_WORDS_SHIFT) - 1))
+
+/* The heap blocks whose mark bytes survivors remembers, a power of 2.  */
+#define MARKS_CACHED 64
+
+/* The bits of an entry that say it is of a small object logged in the
+   epoch it holds, in a given heap block: SMALL_IN_EPOCH's and those of
+   the block.  */
+#define BLOCK_SMALL_IN_EPOCH \
+  (SMALL_IN_EPOCH | (MP_ADDR_MASK & ~((UINT64_C (1) << MP_MARKS_LOG_HBLK) - 1)))
+
+/* The words of Y's entries [I, N) in E that survived the collection
+   ending EPOCH; U, if not NULL, says which count at its addresses.  One
+   pass, in which the mark bytes of a heap block are found once for the
+   entries in it, and kept for the next ones (the blocks of a size come
+   from one heap block after another, and a program allocates from a few
+   sizes at once): an entry in the same heap block as the one before
+   costs a test and a read, one in another remembered block a few more.
+   An entry in a heap block of U's takes the slow way.  */
+static uint64_t __attribute__ ((noinline))
+survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
+           uint64_t epoch, struct unfound_pass *u)
+{
+  uint64_t promoted = 0, now = epoch & MP_EPOCH_MASK;
+  /* Heap block number and mark bytes, by the block's low bits.  Never a
+     tombstone's block (0, with the epoch bits 0).  */
+  struct { uintptr_t block; const char *marks; } cache[MARKS_CACHED];
+  for (size_t j = 0; j < MARKS_CACHED; j++)
+    cache[j].block = UINTPTR_MAX;
+  /* The BLOCK_SMALL_IN_EPOCH bits of the entries whose mark bytes are
+     `marks': none at first (those bits are never all 1), never a
+     tombstone's.  */
+  uint64_t same = UINT64_MAX;
+  const char *marks = NULL;
+  for (const uint64_t *p = e + i, *end = e + n; p < end; p++)
     {
       uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
-      if (live_entry (v) && survived (v, epoch))
-        promoted += v >> MP_WORDS_SHIFT;
+      if (MP_UNLIKELY ((v & BLOCK_SMALL_IN_EPOCH) != same))
+        {
+          uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
+          __typeof__ (cache[0]) *c = &cache[block & (MARKS_CACHED - 1)];
+          if ((v & SMALL_IN_EPOCH) != now || c->block != block)
+            {
+              if (a == 0)
+                continue;       /* a tombstone */
+              if (u != NULL && unfound_filtered (u, block))
+                {
+                  promoted = unfound_add (u, y, v, epoch, promoted);
+                  continue;
+                }
+              const char *m = (v & SMALL_IN_EPOCH) == now
+                              ? mp_marks_of ((void *) a) : NULL;
+              if (m == NULL)
+                {
+                  promoted += survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
+                  continue;
+                }
+              c->block = block;
+              c->marks = m;
+            }
+          same = v & BLOCK_SMALL_IN_EPOCH;
+          marks = c->marks;
+        }
+      promoted += marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
     }
   return promoted;
 }
@@ -262,9 +393,10 @@ kept_survivors (const struct mp_young *y, const uint64_t *e, size_t i,
 }
 
 /* Decide the undecided entries of Y; KEEP, if not NULL, says which of
-   them count (deduplicate).  */
+   them count (deduplicate), else U does for its addresses.  */
 static uint64_t
-decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep)
+decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep,
+            struct unfound_pass *u)
 {
   size_t i;
   uint64_t *e;
@@ -272,7 +404,7 @@ decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep)
   if (i >= n)
     return 0;
   uint64_t promoted = keep ? kept_survivors (y, e, i, n, epoch, keep)
-                           : survivors (e + i, e + n, epoch);
+                           : survivors (y, e, i, n, epoch, u);
   atomic_store_explicit (&y->done, n, memory_order_relaxed);
   return promoted;
 }
@@ -283,10 +415,15 @@ end_of_marking (void)
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
   uint64_t promoted = 0;
   struct dedup keep, *k = NULL;
-  if (atomic_exchange (&freed_unfound, 0) && dedup_build (&keep) == 0)
+  struct unfound_pass pass, *u = NULL;
+  if (unfound.overflow && dedup_build (&keep) == 0)
     k = &keep;
+  else if (unfound.count > 0)
+    u = unfound_pass_start (&pass);
+  unfound.count = 0;
+  unfound.overflow = 0;
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
-    promoted += decide_log (&t->young, epoch, k);
+    promoted += decide_log (&t->young, epoch, k, u);
   if (k)
     dedup_free (k);
   mp_add (&mp_promoted_words, (int64_t) promoted);
@@ -427,7 +564,7 @@ static void
 set_limit (struct mp_young *y)
 {
   size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = y->index ? 0 : check < y->capacity ? check : y->capacity;
+  y->limit = check < y->capacity ? check : y->capacity;
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -471,25 +608,55 @@ young_make_room (struct mp_thread *t)
 }
 
 /* The index of a thread's log: from the address of each undecided
-   entry to its position (dropped + i), made by mp_young_forget when its
-   search of the latest entries fails, so that a thread freeing its young
-   blocks oldest first does not search its whole log each time.  It holds
-   the entries of one epoch, and goes when the epoch ends.  Owner only.  */
+   entry to its position (dropped + i), for mp_young_forget when the
+   block is not among the latest entries.  A thread that frees its young
+   blocks oldest first would otherwise search its whole log each time;
+   one that does so once an epoch is better off searching.  So the
+   searches of an epoch go through the log until they have read SCANS
+   times its undecided entries; then the index is filled, and from then
+   on each search first adds the entries logged since the last one
+   (`upto').  Appends never touch it.
+
+   Its slots stay from epoch to epoch, and each filling gets a new
+   `stamp', carried by its slots: a slot with another stamp is empty, so
+   nothing is cleared and no fresh memory is touched.  Owner only.  */
 struct young_index
 {
-  uint64_t epoch;               /* mp_gc_epoch it was made in */
-  size_t mask;                  /* slots - 1 */
-  size_t used;                  /* slots holding an address */
-  struct { uintptr_t addr; size_t pos; } slots[];   /* addr 0: empty */
+  uint64_t epoch;               /* mp_gc_epoch that the rest is about */
+  size_t scanned;               /* entries read by the epoch's searches */
+  int filled;                   /* whether the slots are the epoch's */
+  uint64_t stamp;               /* the filling's, 1 to STAMP_MAX */
+  size_t upto;                  /* entries indexed: positions < upto */
+  size_t used;                  /* slots of this filling */
+  size_t mask;                  /* slots searched - 1, a power of 2 - 1 */
+  size_t capacity;              /* slots allocated, >= mask + 1 */
+  struct { uint64_t key; size_t pos; } *slots;      /* key: slot_key */
 };
 
+#define SCANS 4
+
+/* A slot's key: the address, with the stamp in the bits the address
+   leaves (its low 4, which 16-byte alignment keeps 0, and its top 16).  */
+#define STAMP_MAX ((UINT64_C (1) << 20) - 1)
+
+static inline uint64_t
+slot_key (uintptr_t addr, uint64_t stamp)
+{
+  return addr | (stamp & MP_EPOCH_MASK) | (stamp >> 4 << MP_WORDS_SHIFT);
+}
+
+/* ADDR's slot in X: its own, or the empty one where it would go.  */
 static size_t
 index_slot (const struct young_index *x, uintptr_t addr)
 {
+  uint64_t key = slot_key (addr, x->stamp);
   size_t i = (size_t) ((addr >> 4) * UINT64_C (0x9e3779b97f4a7c15)) & x->mask;
-  while (x->slots[i].addr != 0 && x->slots[i].addr != addr)
-    i = (i + 1) & x->mask;
-  return i;
+  for (;; i = (i + 1) & x->mask)
+    {
+      uint64_t k = x->slots[i].key;
+      if (k == key || ((k ^ key) & ~MP_ADDR_MASK) != 0)
+        return i;
+    }
 }
 
 /* Map ADDR to POS: a later block at the same address replaces the
@@ -498,52 +665,76 @@ static void
 index_put (struct young_index *x, uintptr_t addr, size_t pos)
 {
   size_t i = index_slot (x, addr);
-  x->used += x->slots[i].addr == 0;
-  x->slots[i].addr = addr;
+  uint64_t key = slot_key (addr, x->stamp);
+  x->used += x->slots[i].key != key;
+  x->slots[i].key = key;
   x->slots[i].pos = pos;
 }
 
-/* (Re)make Y's index over its undecided entries, with room to grow.  */
-static int
-index_build (struct mp_young *y, uint64_t epoch)
+/* Y's index, about EPOCH; NULL if there is no memory for it.  */
+static struct young_index *
+index_of (struct mp_young *y, uint64_t epoch)
 {
-  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
-  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
-  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  size_t size = 1024;
-  while (size < 4 * (n - done))
-    size *= 2;
-  free (y->index);
-  y->index = calloc (1, sizeof *y->index + size * sizeof y->index->slots[0]);
-  set_limit (y);
-  if (y->index == NULL)
-    return -1;
-  y->index->epoch = epoch;
-  y->index->mask = size - 1;
-  for (size_t i = done; i < n; i++)
+  struct young_index *x = y->index;
+  if (x == NULL && (x = y->index = calloc (1, sizeof *x)) == NULL)
+    return NULL;
+  if (x->epoch != epoch)
     {
-      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
-      if (live_entry (v))
-        index_put (y->index, v & MP_ADDR_MASK, y->dropped + i);
+      x->epoch = epoch;
+      x->scanned = 0;
+      x->filled = 0;
     }
+  return x;
+}
+
+/* Start an empty filling of X, Y's index, with room for twice ENTRIES:
+   -1 if there is no memory for it.  */
+static int
+index_reset (struct mp_young *y, struct young_index *x, size_t entries)
+{
+  size_t size = 1024;
+  while (size < 4 * entries)
+    size *= 2;
+  if (x->capacity < size)
+    {
+      free (x->slots);
+      x->capacity = 0;
+      if ((x->slots = calloc (size, sizeof x->slots[0])) == NULL)
+        return -1;
+      x->capacity = size;
+    }
+  if (++x->stamp > STAMP_MAX)   /* every stamp is on some slot: clear */
+    {
+      memset (x->slots, 0, x->capacity * sizeof x->slots[0]);
+      x->stamp = 1;
+    }
+  x->filled = 1;
+  x->mask = size - 1;
+  x->used = 0;
+  x->upto = y->dropped + atomic_load_explicit (&y->done, memory_order_relaxed);
   return 0;
 }
 
-/* Entry I of Y was just logged in EPOCH: keep the index up to date, or
-   drop it once its epoch is over.  */
-static void
-index_add (struct mp_young *y, size_t i, uint64_t epoch)
+/* Bring X, Y's index, up to date: every undecided entry in it.  -1 if
+   there is no memory for it.  */
+static int
+index_update (struct mp_young *y, struct young_index *x)
 {
-  struct young_index *x = y->index;
-  if (x->epoch != epoch || 2 * (x->used + 1) > x->mask)
-    {
-      free (x);
-      y->index = NULL;
-      set_limit (y);
-      return;     /* made again by the next search that needs it */
-    }
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
+  if ((!x->filled || x->upto < y->dropped + done
+       || 2 * (x->used + y->dropped + n - x->upto) > x->mask)
+      && index_reset (y, x, n - done) != 0)
+    return -1;
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  index_put (x, e[i] & MP_ADDR_MASK, y->dropped + i);
+  for (size_t i = x->upto - y->dropped; i < n; i++)
+    {
+      uint64_t v = __atomic_load_n (&e[i], __ATOMIC_RELAXED);
+      if (live_entry (v))
+        index_put (x, v & MP_ADDR_MASK, y->dropped + i);
+    }
+  x->upto = y->dropped + n;
+  return 0;
 }
 
 static int
@@ -583,7 +774,8 @@ log_out_of_memory (struct mp_thread *t, uint64_t words, uint64_t epoch)
   return 0;
 }
 
-/* mp_young_log's way when the log is full or indexed.  */
+/* mp_young_log's way when the log is full, or at a look at the minor
+   heap budget.  */
 void
 mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
 {
@@ -601,8 +793,6 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
   __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),
                     __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
-  if (y->index != NULL)
-    index_add (y, n, epoch);
   if (y->dropped + n >= y->check_at || !mp_young_budget_seen (t))
     mp_young_budget_check (t);
 }
@@ -623,25 +813,51 @@ drop_entry (struct mp_young *y, size_t i, uintptr_t base, uint64_t epoch)
   return 1;
 }
 
-/* Find BASE among Y's undecided entries through the index.  */
-static int
-forget_indexed (struct mp_young *y, uintptr_t base, uint64_t epoch)
+/* The newest of entries [FROM, TO) of E that is BASE's, or -1.  */
+static ptrdiff_t
+newest (const uint64_t *e, size_t from, size_t to, uintptr_t base)
 {
-  if ((y->index == NULL || y->index->epoch != epoch)
-      && index_build (y, epoch) != 0)
-    return 0;
-  struct young_index *x = y->index;
-  size_t slot = index_slot (x, base);
+  for (size_t i = to; i-- > from;)
+    if ((__atomic_load_n (&e[i], __ATOMIC_RELAXED) & MP_ADDR_MASK) == base)
+      return (ptrdiff_t) i;
+  return -1;
+}
+
+/* The same among Y's undecided entries before STOP, in EPOCH: searched
+   or through the index (see struct young_index).  */
+static ptrdiff_t
+newest_far (struct mp_young *y, uintptr_t base, uint64_t epoch, size_t stop)
+{
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   size_t done = atomic_load_explicit (&y->done, memory_order_relaxed);
-  if (x->slots[slot].addr == 0 || x->slots[slot].pos < y->dropped + done
-      || x->slots[slot].pos >= y->dropped + n)
-    return 0;
-  return drop_entry (y, x->slots[slot].pos - y->dropped, base, epoch);
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  struct young_index *x = index_of (y, epoch);
+  if (x != NULL && !x->filled)
+    x->scanned += stop - done;
+  if (x == NULL || (!x->filled && x->scanned <= SCANS * (n - done))
+      || index_update (y, x) != 0)
+    return newest (e, done, stop, base);
+  size_t slot = index_slot (x, base);
+  size_t pos = x->slots[slot].pos;
+  /* A slot of this filling is of an undecided entry.  */
+  return x->slots[slot].key == slot_key (base, x->stamp)
+         && pos >= y->dropped + done && pos < y->dropped + n
+         ? (ptrdiff_t) (pos - y->dropped) : -1;
+}
+
+/* Add BASE to `unfound', under the GC lock.  */
+static void *
+note_unfound (void *base)
+{
+  if (unfound.count < UNFOUND_MAX)
+    unfound.addr[unfound.count++] = (uintptr_t) base;
+  else
+    unfound.overflow = 1;
+  return NULL;
 }
 
 /* BASE, allocated by T, is being freed: make sure its entry, if it is
-   still young, is not promoted.  */
+   still young, is not promoted.  Its newest entry says if it is.  */
 void
 mp_young_forget (struct mp_thread *t, void *base)
 {
@@ -651,17 +867,11 @@ mp_young_forget (struct mp_thread *t, void *base)
   size_t stop = n - done > FORGET_WINDOW ? n - FORGET_WINDOW : done;
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_relaxed);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  for (size_t i = n; i-- > stop;)
-    if ((__atomic_load_n (&e[i], __ATOMIC_RELAXED) & MP_ADDR_MASK)
-        == (uintptr_t) base)
-      {
-        if (drop_entry (y, i, (uintptr_t) base, epoch))
-          return;
-        break;
-      }
-  if (stop > done && forget_indexed (y, (uintptr_t) base, epoch))
-    return;
-  atomic_store (&freed_unfound, 1);
+  ptrdiff_t i = newest (e, stop, n, (uintptr_t) base);
+  if (i < 0 && stop > done)
+    i = newest_far (y, (uintptr_t) base, epoch, stop);
+  if (i < 0 || !drop_entry (y, (size_t) i, (uintptr_t) base, epoch))
+    GC_call_with_alloc_lock (note_unfound, base);
 }
 
 /* ---- the minor heap budget ------------------------------------------- */

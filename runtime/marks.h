@@ -35,14 +35,19 @@ int mp_marked_slow (void *p);
    starts, outside any collection.  */
 void mp_marks_setup (void);
 
-/* Whether P, the start of a small object on Boehm's heap, was marked by
-   the collection that just ended marking.  Under the GC lock.  */
-static inline int
-mp_marked (void *p)
+/* The mark bytes of the heap block that holds P, the start of a small
+   object on Boehm's heap (one per granule from the block's start:
+   mp_marks_granule), as the collection that just ended marking left
+   them; NULL until the inline reader is proven, or if the walk does not
+   find P's block.  Every small object of a heap block shares them, so
+   a caller going through objects in allocation order reads them once a
+   block.  Under the GC lock.  */
+static inline const char *
+mp_marks_of (void *p)
 {
   const char *const *top = mp_marks_top_index;
   if (MP_UNLIKELY (top == NULL))
-    return mp_marked_slow (p);
+    return NULL;
   uintptr_t a = (uintptr_t) p;
   uintptr_t hi = a >> (MP_MARKS_LOG_HBLK + MP_MARKS_LOG_BOTTOM);
   const char *bi = top[hi & (((uintptr_t) 1 << MP_MARKS_LOG_TOP) - 1)];
@@ -50,13 +55,30 @@ mp_marked (void *p)
     {
       bi = *(const char *const *) (bi + MP_MARKS_BI_LINK);
       if (bi == NULL)
-        return mp_marked_slow (p);
+        return NULL;
     }
   uintptr_t block = a >> MP_MARKS_LOG_HBLK;
   const char *hdr = ((const char *const *) bi)
                     [block & (((uintptr_t) 1 << MP_MARKS_LOG_BOTTOM) - 1)];
-  uintptr_t granule = (a & (((uintptr_t) 1 << MP_MARKS_LOG_HBLK) - 1)) >> 4;
-  return hdr[MP_MARKS_HDR_MARKS + granule] != 0;
+  return hdr + MP_MARKS_HDR_MARKS;
+}
+
+/* P's granule in its heap block: its mark byte's index.  */
+static inline uintptr_t
+mp_marks_granule (uintptr_t p)
+{
+  return (p & (((uintptr_t) 1 << MP_MARKS_LOG_HBLK) - 1)) >> 4;
+}
+
+/* Whether P, the start of a small object on Boehm's heap, was marked by
+   the collection that just ended marking.  Under the GC lock.  */
+static inline int
+mp_marked (void *p)
+{
+  const char *marks = mp_marks_of (p);
+  if (MP_UNLIKELY (marks == NULL))
+    return mp_marked_slow (p);
+  return marks[mp_marks_granule ((uintptr_t) p)] != 0;
 }
 
 #endif

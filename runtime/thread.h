@@ -12,9 +12,10 @@ struct mp_young
      code sees as struct mp_vm_thread (vm.c checks the layout).  */
   _Atomic (uint64_t *) entries;  /* owner allocates; the collector reads */
   _Atomic size_t count;          /* entries logged; owner writes */
-  size_t limit;                  /* owner only: `capacity`, or 0 while
-                                    `index` exists, so that one test sends
-                                    the appends that need more than a store
+  size_t limit;                  /* owner only: `capacity`, or less when
+                                    the minor heap budget is looked at
+                                    sooner, so that one test sends the
+                                    appends that need more than a store
                                     to mp_young_log_slow */
   _Atomic size_t done;           /* entries the collector has decided;
                                     collector writes, owner resets to 0

@@ -2,9 +2,10 @@
    leaves its entry in its thread's log; when the address is handed out
    again before the next collection, the two entries share one mark bit,
    and the collection must count the address once (generations.c, the
-   deduplication after freed_unfound).  Blocks of 64 words come from
-   Boehm's global free lists, which GC_free pushes on and GC_malloc pops
-   from, so the freed address is the next one given out.  Each round:
+   deduplication at the addresses in `unfound').  Blocks of 64 words
+   come from Boehm's global free lists, which GC_free pushes on and
+   GC_malloc pops from, so the freed address is the next one given
+   out.  Each round:
    one block promoted, exactly its words.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
