@@ -25,7 +25,7 @@
   F (dwarf_ranges) F (dwarf_siblingof) F (dwarf_tag)                    \
   F (dwelf_elf_gnu_debuglink)                                           \
   F (dwfl_addrmodule) F (dwfl_begin) F (dwfl_linux_proc_find_elf)       \
-  F (dwfl_linux_proc_report) F (dwfl_module_addrdie)                    \
+  F (dwfl_report_module) F (dwfl_module_addrdie)                    \
   F (dwfl_module_addrname) F (dwfl_module_getelf) F (dwfl_module_info)  \
   F (dwfl_module_getsymtab)                                             \
   F (dwfl_report_begin_add) F (dwfl_report_end)                         \
