@@ -27,7 +27,8 @@
   F (dwfl_addrmodule) F (dwfl_begin) F (dwfl_linux_proc_find_elf)       \
   F (dwfl_report_module) F (dwfl_module_addrdie)                    \
   F (dwfl_module_addrname) F (dwfl_module_getelf) F (dwfl_module_info)  \
-  F (dwfl_module_getsymtab)                                             \
+  F (dwfl_module_getsymtab) F (dwfl_module_getsymtab_first_global)     \
+  F (dwfl_module_getsym_info)                                           \
   F (dwfl_report_begin_add) F (dwfl_report_end)                         \
   F (dwfl_standard_find_debuginfo)                                      \
   F (elf_begin) F (elf_end) F (elf_getdata) F (elf_getident)            \

@@ -50,6 +50,7 @@
 #include "index.h"
 #include "fork.h"
 #include "sites.h"
+#include "symtab.h"
 
 /* One address's frames, as asked for: with positions if LINES.  */
 struct symbolised
@@ -529,7 +530,7 @@ mp_symbolise_caller (uintptr_t ra)
   Dwfl_Module *m = module_of (ra - 1);
   int whole = m != NULL && own_dwarf (m);
   const char *name = m != NULL && !whole
-                     ? mp_dw.dwfl_module_addrname (m, ra - 1) : NULL;
+                     ? mp_symtab_name (m, ra - 1) : NULL;
   struct mp_defined d = {
     name ? mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
                                    NULL)
