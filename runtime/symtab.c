@@ -101,15 +101,74 @@ same_entry (const raw_sym *r, const GElf_Sym *s)
          && r->st_shndx == s->st_shndx && r->st_size == s->st_size;
 }
 
-/* See above; NULL to ask libdwfl.  */
+/* The search's state: the best symbol so far.  */
+struct best
+{
+  const char *name;             /* NULL until one is found */
+  GElf_Sym sym;
+  GElf_Addr value;
+};
+
+/* Weigh entries FROM to TO - 1 of module M's table, whose raw entries
+   are RAW, of ELF, biased by BIAS, as holders of ADDR into *B; 0, or -1
+   if libdwfl must be asked: an entry it reads differs, or one without a
+   size is at ADDR itself (libdwfl's choice among those depends on
+   sections).  */
+static int
+weigh (Dwfl_Module *m, const raw_sym *raw, Elf *elf, Dwarf_Addr bias,
+       int from, int to, Dwarf_Addr addr, struct best *b)
+{
+  for (int i = from; i < to; i++)
+    {
+      /* libdwfl's value is the entry's, biased unless it is absolute
+         or outside the image.  */
+      uint64_t v = raw[i].st_value, size = raw[i].st_size;
+      if (size == 0 ? v + bias != addr && v != addr
+                    : addr - (v + bias) >= size && addr - v >= size)
+        continue;
+      GElf_Sym sym;
+      GElf_Addr value;
+      GElf_Word shndx;
+      Elf *e;
+      Dwarf_Addr eb;
+      const char *s = mp_dw.dwfl_module_getsym_info (m, i, &sym, &value,
+                                                     &shndx, &e, &eb);
+      if (s == NULL || e != elf || !same_entry (&raw[i], &sym))
+        return -1;
+      int type = GELF_ST_TYPE (sym.st_info);
+      if (s[0] == '\0' || sym.st_shndx == SHN_UNDEF || value > addr
+          || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+        continue;
+      if (sym.st_size == 0)
+        {
+          if (value == addr)
+            return -1;
+          continue;
+        }
+      if (addr - value >= sym.st_size)
+        continue;
+      if (b->name == NULL || b->value < value
+          || binding_value (&b->sym) < binding_value (&sym)
+          || (b->value == value
+              && ((b->sym.st_size > sym.st_size
+                   && binding_value (&b->sym) <= binding_value (&sym))
+                  || (b->sym.st_size >= sym.st_size
+                      && binding_value (&b->sym) < binding_value (&sym)))))
+        *b = (struct best) { s, sym, value };
+    }
+  return 0;
+}
+
+/* See above: the globals, then, if none holds ADDR, the locals; NULL
+   to ask libdwfl.  */
 static const char *
 search (Dwfl_Module *m, Dwarf_Addr addr)
 {
   int n = mp_dw.dwfl_module_getsymtab (m);
   int first = mp_dw.dwfl_module_getsymtab_first_global (m);
   int start = first == 0 ? 1 : first;
-  GElf_Sym sym, best = { 0 };
-  GElf_Addr value, best_value = 0;
+  GElf_Sym sym;
+  GElf_Addr value;
   GElf_Word shndx;
   Elf *elf;
   Dwarf_Addr bias;
@@ -118,41 +177,13 @@ search (Dwfl_Module *m, Dwarf_Addr addr)
                                         &elf, &bias) == NULL)
     return NULL;
   const raw_sym *raw = table_of (elf, (size_t) n, (size_t) first);
-  if (raw == NULL || !same_entry (&raw[n - 1], &sym))
+  struct best b = { NULL, { 0 }, 0 };
+  if (raw == NULL || !same_entry (&raw[n - 1], &sym)
+      || weigh (m, raw, elf, bias, start, n, addr, &b) != 0
+      || (b.name == NULL && first > 1
+          && weigh (m, raw, elf, bias, 1, first, addr, &b) != 0))
     return NULL;
-  const char *name = NULL;
-  for (int i = start; i < n; i++)
-    {
-      /* libdwfl's value is the entry's, biased unless it is absolute
-         or outside the image.  */
-      uint64_t v = raw[i].st_value, size = raw[i].st_size;
-      if (size == 0 || (addr - (v + bias) >= size && addr - v >= size))
-        continue;
-      Elf *e;
-      Dwarf_Addr b;
-      const char *s = mp_dw.dwfl_module_getsym_info (m, i, &sym, &value,
-                                                     &shndx, &e, &b);
-      if (s == NULL || e != elf || !same_entry (&raw[i], &sym))
-        return NULL;
-      int type = GELF_ST_TYPE (sym.st_info);
-      if (s[0] == '\0' || sym.st_shndx == SHN_UNDEF || value > addr
-          || type == STT_SECTION || type == STT_FILE || type == STT_TLS
-          || addr - value >= sym.st_size)
-        continue;
-      if (name == NULL || best_value < value
-          || binding_value (&best) < binding_value (&sym)
-          || (best_value == value
-              && ((best.st_size > sym.st_size
-                   && binding_value (&best) <= binding_value (&sym))
-                  || (best.st_size >= sym.st_size
-                      && binding_value (&best) < binding_value (&sym)))))
-        {
-          best = sym;
-          best_value = value;
-          name = s;
-        }
-    }
-  return name;
+  return b.name;
 }
 
 #else

@@ -6,6 +6,7 @@
    dynamic ones.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11" } */
+/* { dg-skip-if "interposition stands aside under ASan" { asan } } */
 /* { dg-set-target-env-var MEMPROF "interpose=1,report=out.txt" } */
 
 #include <stdio.h>
