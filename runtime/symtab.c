@@ -17,14 +17,15 @@
    then weak); at the same start the smaller one, unless its binding is
    weaker; else the first.
 
-   libdwfl's own search is asked whenever this one could answer
-   otherwise: when no global symbol with a size holds the address (it
-   then looks at the locals, then at symbols without a size, which
-   depend on sections), when the table libdwfl reads is not the single
-   section it seems to be (an auxiliary table, as minidebuginfo adds, or
-   extended section indexes), and on machines whose symbol values libdwfl
-   resolves (function descriptors, Thumb bits): only x86 and AArch64 are
-   searched here.  A candidate's value, binding and size are libdwfl's;
+   As libdwfl does, the globals are searched first, then the locals if
+   no global holds the address.  libdwfl's own search is asked whenever
+   this one could answer otherwise: when no symbol with a size holds the
+   address, or one without a size is at the address itself (its choice
+   among those depends on sections), when the table libdwfl reads is not
+   the single section it seems to be (an auxiliary table, as
+   minidebuginfo adds, or extended section indexes), and on machines
+   whose symbol values libdwfl resolves (function descriptors, Thumb
+   bits): only x86 and AArch64 are searched here.  A candidate's value, binding and size are libdwfl's;
    the scan of the raw entries only leaves out the symbols that cannot
    hold the address, with or without the table's bias.  */
 
