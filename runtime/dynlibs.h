@@ -25,9 +25,10 @@
   F (dwarf_ranges) F (dwarf_siblingof) F (dwarf_tag)                    \
   F (dwelf_elf_gnu_debuglink)                                           \
   F (dwfl_addrmodule) F (dwfl_begin) F (dwfl_linux_proc_find_elf)       \
-  F (dwfl_linux_proc_report) F (dwfl_module_addrdie)                    \
+  F (dwfl_report_module) F (dwfl_module_addrdie)                    \
   F (dwfl_module_addrname) F (dwfl_module_getelf) F (dwfl_module_info)  \
-  F (dwfl_module_getsymtab)                                             \
+  F (dwfl_module_getsymtab) F (dwfl_module_getsymtab_first_global)     \
+  F (dwfl_module_getsym_info)                                           \
   F (dwfl_report_begin_add) F (dwfl_report_end)                         \
   F (dwfl_standard_find_debuginfo)                                      \
   F (elf_begin) F (elf_end) F (elf_getdata) F (elf_getident)            \

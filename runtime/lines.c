@@ -525,6 +525,24 @@ by_lo (const void *a, const void *b)
   return (x->first > y->first) - (x->first < y->first);
 }
 
+/* Room in T for the rows of a program of N bytes, at most one a byte
+   (a special opcode, DW_LNS_copy; DW_LNE_end_sequence takes three), made
+   at once: a table grown by doubling its array copied it over and over,
+   and touched twice the pages it needed (jq's report read 26 000 rows,
+   and took 60 page faults there).  The pages past the rows written are
+   never touched, and given back once the program is read.  Without the
+   memory at once, the array grows as it goes.  */
+static void
+reserve_rows (struct mp_lines *t, size_t n)
+{
+  struct row *rows = malloc ((n + 1) * sizeof *rows);
+  if (rows != NULL)
+    {
+      t->rows = rows;
+      t->cap_rows = n + 1;
+    }
+}
+
 /* Run the line program at OFFSET of the sections SEC into T, or only
    read its header's files unless ROWS; 0, or -1.  */
 static int
@@ -550,11 +568,19 @@ run (const struct sections *sec, uint64_t offset, const char *comp_dir,
   const char **dirs = NULL;
   size_t n_dirs = 0;
   int rc = read_header (&r, sec, comp_dir, &h, t, &dirs, &n_dirs);
+  if (rows && rc == 0)
+    reserve_rows (t, (size_t) (r.end - r.p));
   struct state s;
   reset (&s);
   while (rows && rc == 0 && r.p < r.end)
     rc = opcode (&r, &h, &s, t, dirs, n_dirs);
   free (dirs);
+  if (t->n_rows > 0 && t->n_rows < t->cap_rows)
+    {
+      struct row *fit = realloc (t->rows, t->n_rows * sizeof *t->rows);
+      t->rows = fit ? fit : t->rows;
+      t->cap_rows = fit ? t->n_rows : t->cap_rows;
+    }
   if (rc == 0 && t->n_seqs > 0)
     qsort (t->seqs, t->n_seqs, sizeof *t->seqs, by_lo);
   return rc;

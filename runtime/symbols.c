@@ -34,10 +34,12 @@
    namesakes apart by where they are defined (frames.c): when one is
    renamed, so are the cached frames.  */
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 #include "callstack.h"
 #include "frames.h"
@@ -48,6 +50,7 @@
 #include "index.h"
 #include "fork.h"
 #include "sites.h"
+#include "symtab.h"
 
 /* One address's frames, as asked for: with positions if LINES.  */
 struct symbolised
@@ -88,13 +91,181 @@ struct module
 static struct module *modules;
 static size_t n_modules, cap_modules;
 
+/* ---- the modules of the process ----------------------------------------
+
+   They are the files mapped in /proc/self/maps, reported to dwfl as
+   dwfl_linux_proc_report reports them (elfutils 0.188,
+   linux-proc-maps.c): the successive mappings of one file (device and
+   inode) make one module, from the first one's start to the last one's
+   end, named by its path; lines that map no file are skipped, and the
+   vDSO, which the auxiliary vector locates, is the module
+   `[vdso: PID]', which dwfl_linux_proc_find_elf reads from memory.
+   Here the lines are parsed by hand: libdwfl's sscanf of each of them
+   (a hundred in a small program, most of them mapping no file) cost
+   half a million instructions, as much as naming every frame of a
+   short program's report.  The file is read with fopen, as libdwfl
+   reads it.  */
+
+/* The value of hexadecimal digit C, or -1.  */
+static int
+hex_digit (char c)
+{
+  int l = c | 0x20;
+  return c >= '0' && c <= '9' ? c - '0' : l >= 'a' && l <= 'f' ? l - 'a' + 10
+                                                              : -1;
+}
+
+/* A hexadecimal number at *P into *V, *P moved past it; 0 if there is
+   none.  */
+static int
+hex (const char **p, uint64_t *v)
+{
+  const char *s = *p;
+  *v = 0;
+  for (int d; (d = hex_digit (*s)) >= 0; s++)
+    *v = *v << 4 | (uint64_t) d;
+  int found = s != *p;
+  *p = s;
+  return found;
+}
+
+/* The fields of a line of the maps that a module needs.  */
+struct mapping
+{
+  uint64_t start, end;          /* the range mapped */
+  uint64_t major, minor, inode; /* the file's device and inode */
+  const char *path;             /* past the blanks after the inode */
+};
+
+/* Line S into *M; 0, or -1 if it is not one the kernel writes.  */
+static int
+parse_mapping (const char *s, struct mapping *m)
+{
+  uint64_t offset;
+  if (!hex (&s, &m->start) || *s++ != '-' || !hex (&s, &m->end)
+      || *s++ != ' ')
+    return -1;
+  s += strcspn (s, " ");        /* the permissions */
+  s += *s == ' ';
+  if (!hex (&s, &offset) || *s++ != ' ' || !hex (&s, &m->major)
+      || *s++ != ':' || !hex (&s, &m->minor) || *s++ != ' '
+      || *s < '0' || *s > '9')
+    return -1;
+  m->inode = strtoull (s, (char **) &s, 10);
+  m->path = s + strspn (s, " \t");
+  return 0;
+}
+
+/* The text of /proc/self/maps, malloc'ed and ended by a NUL, into *TEXT;
+   0, or an errno value.  */
+static int
+read_maps (char **text)
+{
+  *text = NULL;
+  FILE *f = fopen ("/proc/self/maps", "r");
+  if (f == NULL)
+    return errno;
+  setvbuf (f, NULL, _IONBF, 0);   /* read into S, without a copy */
+  size_t n = 0, cap = 0;
+  char *s = NULL;
+  int rc = 0;
+  for (;;)
+    {
+      if (cap - n < 4096)
+        {
+          char *t = realloc (s, cap = cap ? 2 * cap : 8192);
+          if (t == NULL)
+            {
+              rc = ENOMEM;
+              break;
+            }
+          s = t;
+        }
+      size_t got = fread (s + n, 1, cap - n - 1, f);
+      n += got;
+      if (got == 0 || feof (f) || ferror (f))
+        {
+          rc = ferror (f) ? errno : 0;
+          break;
+        }
+    }
+  fclose (f);
+  if (rc != 0)
+    free (s);
+  else
+    {
+      s[n] = '\0';
+      *text = s;
+    }
+  return rc;
+}
+
+/* Module PATH from LOW to HIGH reported to dwfl (PATH is copied); 0, or
+   -1.  */
+static int
+report_one (const char *path, uint64_t low, uint64_t high)
+{
+  return mp_dw.dwfl_report_module (dwfl, path, low, high) ? 0 : -1;
+}
+
+/* The modules of TEXT, /proc/self/maps's lines, reported; 0, ENOEXEC for
+   a line not understood, or -1 if dwfl would not take a module.  */
+static int
+report_maps (char *text)
+{
+  uintptr_t vdso = getauxval (AT_SYSINFO_EHDR);
+  const char *last = NULL;      /* the file being reported */
+  uint64_t low = 0, high = 0, major = 0, minor = 0, inode = 0;
+  for (char *line = text, *next; *line != '\0'; line = next)
+    {
+      next = line + strcspn (line, "\n");
+      if (*next == '\n')
+        *next++ = '\0';
+      struct mapping m;
+      if (parse_mapping (line, &m) != 0)
+        return ENOEXEC;
+      if (m.start == vdso && vdso != 0)
+        {
+          char name[32];
+          snprintf (name, sizeof name, "[vdso: %d]", (int) getpid ());
+          if ((last && report_one (last, low, high) != 0)
+              || report_one (name, m.start, m.end) != 0)
+            return -1;
+          last = NULL;
+        }
+      if (m.path[0] != '/' || (m.inode == 0 && m.major == 0 && m.minor == 0))
+        continue;
+      if (last != NULL && m.inode == inode && m.major == major
+          && m.minor == minor)
+        high = m.end;
+      else
+        {
+          if (last != NULL && report_one (last, low, high) != 0)
+            return -1;
+          last = m.path;
+          low = m.start;
+          high = m.end;
+          major = m.major;
+          minor = m.minor;
+          inode = m.inode;
+        }
+    }
+  return last != NULL && report_one (last, low, high) != 0 ? -1 : 0;
+}
+
 /* (Re)report the modules mapped now: those dlopen'ed since show up.
    On failure, the first report warns: nothing will be named.  */
 static int
 report_modules (void)
 {
+  char *text;
   mp_dw.dwfl_report_begin_add (dwfl);
-  int rc = mp_dw.dwfl_linux_proc_report (dwfl, getpid ());
+  int rc = read_maps (&text);
+  if (rc == 0)
+    {
+      rc = report_maps (text);
+      free (text);
+    }
   mp_dw.dwfl_report_end (dwfl, NULL, NULL);
   if (rc != 0 && reported_at == 0)
     {
@@ -359,7 +530,7 @@ mp_symbolise_caller (uintptr_t ra)
   Dwfl_Module *m = module_of (ra - 1);
   int whole = m != NULL && own_dwarf (m);
   const char *name = m != NULL && !whole
-                     ? mp_dw.dwfl_module_addrname (m, ra - 1) : NULL;
+                     ? mp_symtab_name (m, ra - 1) : NULL;
   struct mp_defined d = {
     name ? mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
                                    NULL)

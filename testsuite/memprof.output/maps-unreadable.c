@@ -1,7 +1,7 @@
 /* A process whose /proc/self/maps cannot be read (here, fopen fails for
-   it, as libdwfl opens it) gets one warning, and its report goes on
+   it, as symbols.c opens it) gets one warning, and its report goes on
    with each frame named by its address.  The program's fopen is
-   exported, so that libdw's calls reach it.  */
+   exported, so that a library's calls would reach it too.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -g -Wl,--export-dynamic-symbol=fopen -ldl" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1,sections=stacks,stacks=0,report=out.txt" } */
