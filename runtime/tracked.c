@@ -207,7 +207,7 @@ dequeue (void)
 static struct mp_tracked *spare;
 static size_t slab_entries = SLAB_FIRST;
 
-/* A zeroed entry, or NULL (sampling stops: own.c).  */
+/* An entry, or NULL (sampling stops: own.c).  */
 static struct mp_tracked *
 entry_new (void)
 {
@@ -218,10 +218,7 @@ entry_new (void)
     spare = e->next;
   mp_collector_unlock (&lock);
   if (e != NULL)
-    {
-      *e = (struct mp_tracked) { 0 };
-      return e;
-    }
+    return e;
   struct mp_tracked *slab = mp_own_alloc (n * sizeof *slab);
   if (slab == NULL)
     return NULL;
@@ -266,29 +263,54 @@ survived (struct mp_tracked *e)
     }
 }
 
-/* Follow the block S describes; return 1 if it is followed.  */
-int
-mp_tracked_add (const struct mp_sampled *s)
+/* E, an entry of no block, for the block S describes.  */
+static void
+entry_fill (struct mp_tracked *e, const struct mp_sampled *s)
 {
-  if (s->meta == NULL && s->profile == NULL)
-    return 0;
-  struct mp_tracked *e = entry_new ();
-  if (e == NULL)
-    return 0;                   /* sampling stops (own.c) */
   *e = (struct mp_tracked) { .block = s->block, .meta = s->meta,
                         .profile = s->profile, .est = s->est,
                         .epoch = s->epoch, .session = s->session,
                         .gc = (unsigned char) s->gc,
                         .young = (unsigned char) s->young };
   e->link = GC_HIDE_POINTER (s->block);
-  if (s->gc && GC_register_long_link ((void **) &e->link, s->block)
-               != GC_SUCCESS)
+}
+
+/* Follow the block S describes; return 1 if it is followed.  */
+int
+mp_tracked_add (const struct mp_sampled *s)
+{
+  if (s->meta == NULL && s->profile == NULL)
+    return 0;
+  /* A GC block's entry is wanted before the lock, for its link; a
+     malloc block's is taken from the spares under the lock, if any.  */
+  struct mp_tracked *e = NULL;
+  if (s->gc)
     {
-      mp_warn ("cannot follow a sampled GC block");
-      entry_free (e);
-      return 0;
+      if ((e = entry_new ()) == NULL)
+        return 0;               /* sampling stops (own.c) */
+      entry_fill (e, s);
+      if (GC_register_long_link ((void **) &e->link, s->block) != GC_SUCCESS)
+        {
+          mp_warn ("cannot follow a sampled GC block");
+          entry_free (e);
+          return 0;
+        }
     }
   mp_collector_lock (&lock);
+  if (e == NULL && spare == NULL)
+    {
+      mp_collector_unlock (&lock);
+      if ((e = entry_new ()) == NULL)
+        return 0;
+      mp_collector_lock (&lock);
+    }
+  if (e == NULL)
+    {
+      e = spare;
+      spare = e->next;
+    }
+  if (!s->gc)
+    entry_fill (e, s);
   if (s->session != mp_sample_session ())
     e->meta = NULL;             /* the tracker stopped meanwhile */
   int kept = e->meta != NULL || e->profile != NULL;
