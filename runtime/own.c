@@ -28,6 +28,9 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <sys/mman.h>
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
 #include "internal.h"
 #include "generations.h"
 #include "config.h"
@@ -81,6 +84,12 @@ small (size_t n)
                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (c != MAP_FAILED)
         {
+#ifdef __SANITIZE_ADDRESS__
+          /* The blocks in it hold pointers to malloc's (tracked.c's
+             entries, to the next in a chain): LeakSanitizer looks into
+             malloc's blocks and roots alone.  */
+          __lsan_register_root_region (c, CHUNK);
+#endif
           cut = c;
           chunk_end = c + CHUNK;
         }
