@@ -81,14 +81,22 @@
 
 typedef int (*backtrace_fn) (void **, int);
 
+/* A loaded object: its link map (0: none), and the addresses it spans
+   if known (START == END otherwise).  */
+struct object
+{
+  uintptr_t map, start, end;
+};
+
 /* Set once by find_unwinder, read-only after: the unwinder, the entry
-   point (_start), and the objects (see object_of) of the executable and
-   of libc (0 if not found).  */
+   point (_start), and the objects of the executable and of libc (map 0
+   if not found), which are never unloaded.  */
 static backtrace_fn unwinder;
-static uintptr_t entry, executable, libc;
+static uintptr_t entry;
+static struct object executable, libc;
 static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
 
-static uintptr_t object_of (uintptr_t addr);
+static struct object object_of (uintptr_t addr);
 
 /* How long a fork waits for libunwind's locks, in seconds.  */
 #define FORK_WAIT 1
@@ -330,20 +338,39 @@ unwind (uintptr_t *buf, size_t max)
   return n;
 }
 
-/* The object holding ADDR (its link map), or 0.  glibc's
-   _dl_find_object is made for unwinders: a lookup without a lock, in
-   tens of nanoseconds; dladdr, before glibc 2.35, searches symbols too.  */
-static uintptr_t
+/* The object holding ADDR.  glibc's _dl_find_object is made for
+   unwinders: a lookup without a lock, in tens of nanoseconds; dladdr,
+   before glibc 2.35, searches symbols too, and gives no span.  */
+static struct object
 object_of (uintptr_t addr)
 {
 #ifdef DLFO_STRUCT_HAS_EH_DBASE
   struct dl_find_object o;
-  return _dl_find_object ((void *) addr, &o) == 0
-         ? (uintptr_t) o.dlfo_link_map : 0;
+  if (_dl_find_object ((void *) addr, &o) == 0)
+    return (struct object) { (uintptr_t) o.dlfo_link_map,
+                             (uintptr_t) o.dlfo_map_start,
+                             (uintptr_t) o.dlfo_map_end };
 #else
   Dl_info info;
-  return dladdr ((void *) addr, &info) ? (uintptr_t) info.dli_fbase : 0;
+  if (dladdr ((void *) addr, &info))
+    return (struct object) { (uintptr_t) info.dli_fbase, 0, 0 };
 #endif
+  return (struct object) { 0, 0, 0 };
+}
+
+/* The link map of the object holding ADDR, or 0.  The executable and
+   libc, which hold most of the frames a capture looks at, are known by
+   their spans without a lookup (4 a sample on bt-malloc): the same
+   answer as _dl_find_object's, whose own are these spans, as neither
+   object is ever unloaded.  */
+static uintptr_t
+map_of (uintptr_t addr)
+{
+  if (addr - executable.start < executable.end - executable.start)
+    return executable.map;
+  if (addr - libc.start < libc.end - libc.start)
+    return libc.map;
+  return object_of (addr).map;
 }
 
 /* The entry point's code, _start, is a few instructions: its call of
@@ -358,11 +385,11 @@ start_up_cut (const uintptr_t *buf, size_t n, uintptr_t ra)
 {
   if (n > 1 && buf[n - 1] - 1 - entry < ENTRY_CODE)
     n--;
-  uintptr_t site = object_of (ra - 1);
+  uintptr_t site = map_of (ra - 1);
   while (n > 1)
     {
-      uintptr_t o = object_of (buf[n - 1] - 1);
-      if (o == executable || (o == site && o != libc))
+      uintptr_t o = map_of (buf[n - 1] - 1);
+      if (o == executable.map || (o == site && o != libc.map))
         break;
       n--;
     }

@@ -187,6 +187,63 @@ dequeue (void)
   return e;
 }
 
+/* ---- the entries' memory ------------------------------------------------ */
+
+/* Entries come from slabs kept for the whole run, not from one malloc
+   each: a sample then costs no malloc and no free, and the entries, which
+   live as long as the program's sampled blocks, stay out of the chunks
+   among which the program's own blocks come and go (measured on
+   bt-malloc at 1e-2, a malloc'ed entry each made the program's malloc
+   slower: more of its requests past the fast bins, more
+   consolidations).  A slab has twice the entries of the one before,
+   from SLAB_FIRST to SLAB_MAX, so that a small own_limit still holds
+   a few entries.  */
+#define SLAB_FIRST 16
+#define SLAB_MAX 4096
+
+/* The spare entries, chained by `next', and the size of the next slab:
+   guarded by lock.  A spare entry is in neither the table nor the
+   queue.  */
+static struct mp_tracked *spare;
+static size_t slab_entries = SLAB_FIRST;
+
+/* An entry, or NULL (sampling stops: own.c).  */
+static struct mp_tracked *
+entry_new (void)
+{
+  mp_collector_lock (&lock);
+  struct mp_tracked *e = spare;
+  size_t n = slab_entries;
+  if (e != NULL)
+    spare = e->next;
+  mp_collector_unlock (&lock);
+  if (e != NULL)
+    return e;
+  struct mp_tracked *slab = mp_own_alloc (n * sizeof *slab);
+  if (slab == NULL)
+    return NULL;
+  mp_collector_lock (&lock);
+  for (size_t i = 1; i < n; i++)
+    {
+      slab[i].next = spare;
+      spare = &slab[i];
+    }
+  if (slab_entries == n && n < SLAB_MAX)
+    slab_entries = 2 * n;
+  mp_collector_unlock (&lock);
+  return slab;
+}
+
+/* E, off the table and the queue, is spare.  */
+static void
+entry_free (struct mp_tracked *e)
+{
+  mp_collector_lock (&lock);
+  e->next = spare;
+  spare = e;
+  mp_collector_unlock (&lock);
+}
+
 /* ---- making entries ----------------------------------------------------- */
 
 /* Under lock: E's GC block survived a collection.  It is copied at its
@@ -206,29 +263,54 @@ survived (struct mp_tracked *e)
     }
 }
 
-/* Follow the block S describes; return 1 if it is followed.  */
-int
-mp_tracked_add (const struct mp_sampled *s)
+/* E, an entry of no block, for the block S describes.  */
+static void
+entry_fill (struct mp_tracked *e, const struct mp_sampled *s)
 {
-  if (s->meta == NULL && s->profile == NULL)
-    return 0;
-  struct mp_tracked *e = mp_own_alloc (sizeof *e);
-  if (e == NULL)
-    return 0;                   /* sampling stops (own.c) */
   *e = (struct mp_tracked) { .block = s->block, .meta = s->meta,
                         .profile = s->profile, .est = s->est,
                         .epoch = s->epoch, .session = s->session,
                         .gc = (unsigned char) s->gc,
                         .young = (unsigned char) s->young };
   e->link = GC_HIDE_POINTER (s->block);
-  if (s->gc && GC_register_long_link ((void **) &e->link, s->block)
-               != GC_SUCCESS)
+}
+
+/* Follow the block S describes; return 1 if it is followed.  */
+int
+mp_tracked_add (const struct mp_sampled *s)
+{
+  if (s->meta == NULL && s->profile == NULL)
+    return 0;
+  /* A GC block's entry is wanted before the lock, for its link; a
+     malloc block's is taken from the spares under the lock, if any.  */
+  struct mp_tracked *e = NULL;
+  if (s->gc)
     {
-      mp_warn ("cannot follow a sampled GC block");
-      mp_own_free (e, sizeof *e);
-      return 0;
+      if ((e = entry_new ()) == NULL)
+        return 0;               /* sampling stops (own.c) */
+      entry_fill (e, s);
+      if (GC_register_long_link ((void **) &e->link, s->block) != GC_SUCCESS)
+        {
+          mp_warn ("cannot follow a sampled GC block");
+          entry_free (e);
+          return 0;
+        }
     }
   mp_collector_lock (&lock);
+  if (e == NULL && spare == NULL)
+    {
+      mp_collector_unlock (&lock);
+      if ((e = entry_new ()) == NULL)
+        return 0;
+      mp_collector_lock (&lock);
+    }
+  if (e == NULL)
+    {
+      e = spare;
+      spare = e->next;
+    }
+  if (!s->gc)
+    entry_fill (e, s);
   if (s->session != mp_sample_session ())
     e->meta = NULL;             /* the tracker stopped meanwhile */
   int kept = e->meta != NULL || e->profile != NULL;
@@ -247,7 +329,7 @@ mp_tracked_add (const struct mp_sampled *s)
     {
       if (s->gc)
         GC_unregister_long_link ((void **) &e->link);
-      mp_own_free (e, sizeof *e);
+      entry_free (e);
     }
   else if (prompt)
     mp_sample_prompt ();
@@ -301,7 +383,7 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
       mp_ev_end (MP_EV_DEALLOC_MAJOR, ev);
       mp_callback_end (t, saved);
     }
-  mp_own_free (e, sizeof *e);
+  entry_free (e);
 }
 
 /* E's block lives on after all (a realloc that failed or stayed in
@@ -416,7 +498,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
   void *meta = deliver_to_tracker (t, d, tr);
   if (d.dead)
     {
-      mp_own_free (e, sizeof *e);   /* off the table, and ours */
+      entry_free (e);           /* off the table, and ours */
       return;
     }
   if (!d.promote || tr == NULL)
@@ -435,7 +517,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
   if (untrack)
     {
       GC_unregister_long_link ((void **) &untrack->link);
-      mp_own_free (untrack, sizeof *untrack);
+      entry_free (untrack);
     }
 }
 
@@ -499,13 +581,16 @@ mp_tracked_forget_all (void)
   for (struct mp_tracked *e = queue_head; e; e = e->queued)
     e->meta = NULL;
   mp_collector_unlock (&lock);
-  for (struct mp_tracked *e = drop, *next; e; e = next)
-    {
-      next = e->next;
-      if (e->gc)
-        GC_unregister_long_link ((void **) &e->link);
-      mp_own_free (e, sizeof *e);
-    }
+  struct mp_tracked *last = NULL;
+  for (struct mp_tracked *e = drop; e; last = e, e = e->next)
+    if (e->gc)
+      GC_unregister_long_link ((void **) &e->link);
+  if (last == NULL)
+    return;
+  mp_collector_lock (&lock);
+  last->next = spare;
+  spare = drop;
+  mp_collector_unlock (&lock);
 }
 
 /* See fork.c.  The queue's deliverer may be a thread that did not
