@@ -66,6 +66,25 @@ struct symbolised
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Replacements of a cached lookup (for positions, or after a renaming):
+   written under `lock', read outside it by each thread's memo.  */
+static _Atomic uint64_t replacements;
+
+/* A thread's latest answers, direct-mapped by address, so that the
+   report's passes over every frame of every record (thousands of
+   records sharing a few hundred return addresses) take neither the lock
+   nor the index.  An entry holds while `replacements' is what it was
+   when the entry was made: no cached lookup is freed, but one may be
+   replaced.  Owner thread only.  */
+#define MEMO_SIZE 128
+struct memo_entry
+{
+  uintptr_t ra;
+  uint64_t replacements;
+  const struct symbolised *s;   /* NULL: empty */
+};
+static __thread struct memo_entry memo[MEMO_SIZE];
 static Dwfl *dwfl;              /* the process's modules, once reported */
 static int reported_at;         /* dwfl's report count, to add new ones */
 static int no_symbols;          /* after the warning: addresses only */
@@ -382,7 +401,10 @@ renamed (const char *old, const char *now, void *data)
               copy->frames[j].function = now;
           }
       if (copy != NULL)
-        cached[i] = copy;
+        {
+          cached[i] = copy;
+          atomic_fetch_add (&replacements, 1);
+        }
     }
 }
 
@@ -450,7 +472,10 @@ lookup (uintptr_t ra, enum mp_symbols want)
   memcpy (s->frames, frames, s->n * sizeof *frames);
   /* frames_of made no lookups, so SLOT is still good.  */
   if (*slot)
-    cached[*slot - 1] = s;
+    {
+      cached[*slot - 1] = s;
+      atomic_fetch_add (&replacements, 1);
+    }
   else if (mp_index_add (&cache_index, slot, h) == 0)
     cached[n_cached++] = s;
   else
@@ -477,11 +502,20 @@ mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
       *frames = mp_guest_frame (ra);
       return *frames != NULL;
     }
-  mp_quiet_begin ();             /* libdw's allocations are ours */
-  pthread_mutex_lock (&lock);
-  struct symbolised *s = lookup (ra, want);
-  pthread_mutex_unlock (&lock);
-  mp_quiet_end ();
+  struct memo_entry *m = &memo[(ra >> 2) % MEMO_SIZE];
+  const struct symbolised *s = m->s;
+  if (!(s != NULL && m->ra == ra
+        && m->replacements == atomic_load (&replacements)
+        && s->want >= want))
+    {
+      mp_quiet_begin ();        /* libdw's allocations are ours */
+      pthread_mutex_lock (&lock);
+      s = lookup (ra, want);
+      if (s != NULL)
+        *m = (struct memo_entry) { ra, atomic_load (&replacements), s };
+      pthread_mutex_unlock (&lock);
+      mp_quiet_end ();
+    }
   *frames = s ? s->frames : &unknown;
   return s ? s->n : 1;
 }
