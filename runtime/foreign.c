@@ -31,7 +31,10 @@ __thread struct mp_foreign_entry mp_foreign_cache[MP_FOREIGN_CACHE]
 
 #define BUCKETS 4096
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct foreign *buckets[BUCKETS];
+/* BUCKETS chains, calloc'ed by the first `find', not static: Boehm
+   scans the program's bss, and its size sets how often Boehm collects
+   (see output.c's BUFFER_SIZE).  */
+static struct foreign **buckets;
 static struct foreign *all;     /* every foreign site, newest first */
 
 static const char *const callees[MP_FOREIGN_CALLS] = {
@@ -44,6 +47,10 @@ static const char *const callees[MP_FOREIGN_CALLS] = {
 static const struct mp_site *
 find (const void *ra, enum mp_foreign_call call)
 {
+  if (buckets == NULL)
+    buckets = calloc (BUCKETS, sizeof *buckets);
+  if (buckets == NULL)
+    return &mp_unknown_site;
   struct foreign **head = &buckets[((uintptr_t) ra >> 2) % BUCKETS];
   for (struct foreign *f = *head; f; f = f->next)
     if (f->ra == ra)

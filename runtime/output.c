@@ -77,6 +77,7 @@ struct output
   enum form form;
   char *name;                   /* the expanded path, malloc'ed */
   FILE *out;
+  char *buffer;                 /* out's, malloc'ed; NULL: stdio's own */
   struct temp *temp;            /* NULL: written in place */
   int fd;
   int err;                      /* the first errno of a write, or 0 */
@@ -221,19 +222,26 @@ output_close (void *cookie)
   return o->err == 0 ? 0 : -1;
 }
 
-/* The buffer of each form's stream, so that a form of a small program
-   goes out in one write(2), not one per BUFSIZ (an HTML page of 35 kB
-   took four); its pages are touched only as far as it is written to.
-   Given no buffer, setvbuf keeps stdio's size.  Only the thread that
-   exits writes the forms, each once (see `temps').  */
-static char buffers[N_FORMS][64 * 1024];
+/* The size of each form's stream buffer, so that a form of a small
+   program goes out in one write(2), not one per BUFSIZ (an HTML page of
+   35 kB took four); its pages are touched only as far as it is written
+   to.  The buffer is malloc'ed while the form is written, not static:
+   Boehm scans the program's data and bss at every collection, and
+   counts their size in its estimate of the work a collection costs,
+   which sets how much the program allocates between two (see
+   GC_free_space_divisor).  The runtime's 440 kB there (these buffers,
+   timeline.c's points, foreign.c's buckets) made bench/bt-gc.c collect
+   73 times at depth 15 where the plain build collects 53, 57 at depth
+   17 where it collects 91: the runtime changed the program's heap.
+   Without memory, stdio's own buffer does.  */
+#define BUFFER_SIZE (64 * 1024)
 
 /* Open *O for FORM at NAME, which it takes; 0, or -1 after a warning
    that ends with THEN.  */
 static int
 open_output (struct output *o, enum form form, char *name, const char *then)
 {
-  *o = (struct output) { form, name, NULL, NULL,
+  *o = (struct output) { form, name, NULL, NULL, NULL,
                          mp_output_open_in_place (name), 0 };
   if (o->fd < 0)
     {
@@ -245,7 +253,9 @@ open_output (struct output *o, enum form form, char *name, const char *then)
                                   .write = output_write,
                                   .close = output_close })) != NULL)
     {
-      setvbuf (o->out, buffers[form], _IOFBF, sizeof buffers[form]);
+      o->buffer = malloc (BUFFER_SIZE);
+      if (o->buffer != NULL)
+        setvbuf (o->out, o->buffer, _IOFBF, BUFFER_SIZE);
       return 0;
     }
   int err = errno;
@@ -266,6 +276,7 @@ static int
 close_output (struct output *o, int err, const char *then)
 {
   int failed = fclose (o->out) != 0;
+  free (o->buffer);
   if (err == 0)
     err = o->err ? o->err : failed ? EIO : 0;
   if (o->temp != NULL)

@@ -9,11 +9,17 @@
    length.  Live words are the heap less its free bytes just after the
    collection: Boehm's own view of what it kept.
 
+   The array is malloc'ed at start, not static: Boehm scans the
+   program's data and bss as roots, and their size sets how often it
+   collects (see output.c's BUFFER_SIZE).  Without memory there is no
+   chart.
+
    The collector writes at GC_EVENT_RECLAIM_END, holding Boehm's lock;
    the report reads.  `lock` guards everything here; nothing is called
    under it.  */
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "internal.h"
@@ -24,7 +30,7 @@
 #include <gc.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct mp_timeline_point points[MP_TIMELINE_POINTS];
+static struct mp_timeline_point *points; /* MP_TIMELINE_POINTS; set once */
 static size_t n_points;
 static uint64_t stride = 1;     /* record one collection in `stride` */
 static uint64_t seen;           /* collections since the last recorded */
@@ -34,6 +40,7 @@ void
 mp_timeline_start (void)
 {
   clock_gettime (CLOCK_MONOTONIC, &start);
+  points = malloc (MP_TIMELINE_POINTS * sizeof *points);
 }
 
 double
@@ -65,6 +72,8 @@ mp_timeline_note (void)
     mp_get_counter (&mp_minor_collections),
     mp_get_counter (&mp_major_collections)
   };
+  if (points == NULL)
+    return;
   mp_collector_lock (&lock);
   if (++seen >= stride)
     {
