@@ -96,9 +96,17 @@ compact (const char *why)
   atomic_fetch_add (&mp_compactions, 1);
   mp_gc_message (MP_VERBOSE_COMPACTION, "compacting heap (%zu KiB)",
                  GC_get_heap_size () >> 10);
-  /* Boehm unmaps the blocks that were free before the collection: the
-     first finds what is dead, the second gives it back.  */
+  /* The first finds what is dead; the next two give it back.  Boehm
+     8.2 unmaps a free block only when GC_gc_no has passed the number of
+     the collection that freed it by more than the unmap threshold, 1 in
+     GC_gcollect_and_unmap (GC_unmap_old's strict test): a block freed by
+     collection N goes back in collection N + 2, not N + 1, and one
+     GC_gcollect_and_unmap after the GC_gcollect never gave back what
+     the GC_gcollect found dead.  Later Boehms (ivmai/bdwgc ece628e5)
+     unmap in the collection that frees; the same three collections
+     there keep the counts (alarms, major collections) the same.  */
   GC_gcollect ();
+  GC_gcollect_and_unmap ();
   GC_gcollect_and_unmap ();
   atomic_store (&compact_due, 0);       /* what these collections asked */
   mp_heap_note_size ();

@@ -494,11 +494,12 @@ int mp_space_profile_foreach (int (*fn) (const struct mp_space_profile *,
    mp_major        a full collection;
    mp_full_major   a full collection, its finalisers, and a full
                    collection again for what they leave;
-   mp_compact      two full collections, the second returning the free
-                   memory to the system (GC_gcollect_and_unmap, which
-                   unmaps the blocks that were free before it): Boehm
-                   does not move blocks, this is what compacting means
-                   here.  heap_words falls by what was given back.
+   mp_compact      three full collections, the last two returning the
+                   free memory to the system (GC_gcollect_and_unmap;
+                   Boehm 8.2 unmaps a block two collections after the one
+                   that freed it): Boehm does not move blocks, this is
+                   what compacting means here.  heap_words falls by what
+                   was given back, the blocks dead at the call included.
    mp_major, mp_full_major and mp_compact count in the stat record's
    forced_major_collections, mp_compact in compactions.  */
 void mp_minor (void);
