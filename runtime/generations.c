@@ -47,6 +47,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include "internal.h"
+#include "timeline.h"
 #include "generations.h"
 #include "finalise.h"
 #include "marks.h"

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
+#include "timeline.h"
 #include "entry.h"
 #include "libc.h"
 #include "interpose.h"

@@ -94,33 +94,10 @@ struct mp_field
 extern const struct mp_field mp_stat_fields[];   /* stat.c */
 double mp_field_value (const struct mp_field *f, const void *record);
 
-/* timeline.c */
-#define MP_TIMELINE_POINTS 1024
-struct mp_timeline_point
-{
-  double t;                     /* seconds since the runtime started */
-  double heap_words, live_words;
-  int64_t minor, major;         /* collections so far */
-};
-void mp_timeline_start (void);
-double mp_uptime (void);        /* seconds since the runtime started */
-void mp_timeline_note (void);
-size_t mp_timeline (struct mp_timeline_point out[MP_TIMELINE_POINTS]);
-
-
 /* fields.c: MEMPROF's name KEY of a control field, or -1.  */
 int mp_control_find (const char *key, size_t len);
 
 #include "messages.h"
-
-/* ---- own.c ------------------------------------------------------------ */
-
-void *mp_own_alloc (size_t n);
-void mp_own_free (void *p, size_t n);
-int mp_own_exhausted (void);
-void mp_own_report (FILE *out);
-void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
-
 #include "fork.h"
 #include "alloc.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "timeline.h"
 #include "config.h"
 #include "foreign.h"
 #include "interpose.h"

@@ -32,6 +32,8 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 #include "internal.h"
+#include "timeline.h"
+#include "own.h"
 #include "generations.h"
 #include "config.h"
 #include "sample.h"

@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include "dynlibs.h"
 #include "internal.h"
+#include "timeline.h"
 #include "config.h"
 #include "output.h"
 #include "profile.h"

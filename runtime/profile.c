@@ -28,6 +28,7 @@
 #include "callstack.h"
 #include "guest.h"
 #include "internal.h"
+#include "own.h"
 #include "callstack.h"
 #include "fork.h"
 #include "profile.h"

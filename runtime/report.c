@@ -15,6 +15,7 @@
 #include <inttypes.h>
 #include "guest.h"
 #include "internal.h"
+#include "own.h"
 #include "sites.h"
 #include "config.h"
 #include "stats.h"

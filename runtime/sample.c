@@ -39,6 +39,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include "internal.h"
+#include "own.h"
 #include "callstack.h"
 #include "guest.h"
 #include "generations.h"

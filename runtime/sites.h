@@ -8,6 +8,7 @@
 #define MEMPROF_SITES_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "site.h"
 
@@ -58,5 +59,9 @@ const struct mp_site *mp_site_by_number (unsigned id);
    the descriptors of its sites, which the plugin compiled into it, are
    copied, so that the reports still name them.  */
 void mp_sites_unloading (uintptr_t lo, uintptr_t hi);
+
+/* The thread records' memory: their number, bytes, and the room left
+   for sites (the own-memory section of the report).  */
+void mp_sites_memory (size_t *records, size_t *bytes, unsigned *room);
 
 #endif

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include "internal.h"
+#include "timeline.h"
 #include "generations.h"
 #include "fork.h"
 

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include "internal.h"
+#include "own.h"
 #include "generations.h"
 #include "eventlog.h"
 #include "fork.h"
