@@ -40,7 +40,7 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
               -fvisibility=hidden -Iruntime
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
-LIBS_RT     = -lgc -lpthread -ldl -lm
+LIBS_RT     = -lgc -lpthread -ldl
 # A -static link of the runtime needs its libraries' own, too, and
 # libdw and zlib, which it cannot open with dlopen: libmemprof-static.a
 # has them linked in (runtime/static/linked.c).

@@ -147,7 +147,7 @@ EOF2
     # shellcheck disable=SC2086
     "$CC" -std=c11 -O2 $plugin $poptions -I"$TOP/runtime" \
         -o "$OUT/$name.memprof" $src \
-        "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl -lm ||
+        "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl ||
         die "cannot build $name (memprof)"
 done
 
@@ -180,7 +180,7 @@ done
     die "cannot build short (plain)"
 "$CC" -std=c11 -O2 -g -fplugin="$TOP/plugin/memprof.so" -I"$TOP/runtime" \
     -o "$OUT/short.memprof" bench/short.c \
-    "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl -lm ||
+    "$TOP/runtime/libmemprof.a" -lgc -lpthread -ldl ||
     die "cannot build short (memprof)"
 rm -rf "$OUT/short.reports" && mkdir -p "$OUT/short.reports"
 for name in short short-none; do

@@ -184,7 +184,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   dwfl_report_begin (dwfl);
   Dwfl_Module *m = dwfl_report_module (dwfl, path, BASE, BASE + SPAN);
   dwfl_report_end (dwfl, NULL, NULL);
-  struct mp_units units = { { NULL } };
+  struct mp_units units = { { NULL }, NULL, 0, 0 };
   if (m != NULL)
     check_module (&units, m, size);
   mp_units_free (&units);

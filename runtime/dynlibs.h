@@ -22,6 +22,7 @@
   F (dwarf_cu_die) F (dwarf_cu_getdwarf)                                \
   F (dwarf_formstring) F (dwarf_formudata)                              \
   F (dwarf_getelf) F (dwarf_getscopes_die) F (dwarf_haspc)              \
+  F (dwarf_next_unit) F (dwarf_offdie) F (dwfl_module_getdwarf)         \
   F (dwarf_ranges) F (dwarf_siblingof) F (dwarf_tag)                    \
   F (dwelf_elf_gnu_debuglink)                                           \
   F (dwfl_addrmodule) F (dwfl_begin) F (dwfl_linux_proc_find_elf)       \

@@ -20,9 +20,12 @@ struct mp_unit;
    range, for the lookups), of the modules of one Dwfl: all zero when
    empty.  Its owner serialises the lookups, and frees it with
    mp_units_free before it ends the Dwfl, or never.  */
+struct mp_aranges;
 struct mp_units
 {
   struct mp_unit *buckets[MP_UNIT_BUCKETS];
+  struct mp_aranges *aranges;   /* each module's, as first looked up */
+  size_t n_aranges, cap_aranges;
 };
 
 /* What mp_module_frames reads: the module's DWARF (else the symbol

@@ -38,6 +38,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include "internal.h"
 #include "own.h"
 #include "callstack.h"
@@ -113,6 +114,46 @@ seed_random (uint64_t s[4], const void *record)
     }
 }
 
+/* The natural logarithm of X, a positive normal number, within an ulp
+   or two, as libm's log.  Here rather than libm's so that the runtime
+   does not link libm, which every process would then map and relocate
+   at start (a short process pays for it, issue 18): X = M 2^E with M
+   in [sqrt(1/2), sqrt(2)), and log M = 2 atanh S, S = (M - 1) / (M + 1),
+   |S| < 0.172, whose odd series reaches double precision at S^23.  */
+static double
+natural_log (double x)
+{
+  uint64_t bits;
+  memcpy (&bits, &x, sizeof bits);
+  int e = (int) (bits >> 52 & 0x7ff) - 1023;
+  bits = (bits & ~(UINT64_C (0x7ff) << 52)) | UINT64_C (1023) << 52;
+  double m;
+  memcpy (&m, &bits, sizeof m);   /* in [1, 2) */
+  if (m > 1.4142135623730951)
+    {
+      m *= 0.5;
+      e++;
+    }
+  double s = (m - 1) / (m + 1), s2 = s * s, sum = 0;
+  for (int k = 23; k > 1; k -= 2)
+    sum = (sum + 1.0 / k) * s2;
+  /* log 2 split so that E times its high part is exact.  */
+  const double ln2_hi = 6.93147180369123816490e-01;
+  const double ln2_lo = 1.90821492927058770002e-10;
+  return e * ln2_hi + (2 * s * (1 + sum) + e * ln2_lo);
+}
+
+/* log (1 + X) for X in (-1, 0], accurate where X is tiny too: the
+   rounding of 1 + X is corrected by the ratio of X to what was kept of
+   it (Goldberg, "What every computer scientist should know about
+   floating-point arithmetic", theorem 4).  */
+static double
+log_1p (double x)
+{
+  double y = 1 + x;
+  return y == 1 ? x : natural_log (y) * x / (y - 1);
+}
+
 /* Words before the next sampled one, at rate R > 0.  */
 static int64_t
 draw_gap (struct mp_thread *t, double r)
@@ -120,7 +161,7 @@ draw_gap (struct mp_thread *t, double r)
   if (r >= 1)
     return 0;
   double u = (double) ((next_random (t->rng) >> 11) + 1) * 0x1p-53; /* (0, 1] */
-  double g = floor (log (u) / log1p (-r));
+  double g = floor (natural_log (u) / log_1p (-r));
   return g < (double) MAX_GAP ? (int64_t) g : MAX_GAP;
 }
 

@@ -556,20 +556,21 @@ own_dwarf (Dwfl_Module *m)
   return elf != NULL && mp_dw.dwelf_elf_gnu_debuglink (elf, &crc) == NULL;
 }
 
+/* A library's exported function is named from the dynamic symbols the
+   loader mapped, without libdw (symtab.h).  */
 struct mp_frame
 mp_symbolise_caller (uintptr_t ra)
 {
   mp_quiet_begin ();
   pthread_mutex_lock (&lock);
-  Dwfl_Module *m = module_of (ra - 1);
+  const char *file = NULL;
+  const char *name = mp_symtab_loaded_name (ra - 1, &file);
+  Dwfl_Module *m = name ? NULL : module_of (ra - 1);
   int whole = m != NULL && own_dwarf (m);
-  const char *name = m != NULL && !whole
-                     ? mp_symtab_name (m, ra - 1) : NULL;
-  struct mp_defined d = {
-    name ? mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
-                                   NULL)
-         : NULL, 0
-  };
+  if (m != NULL && !whole && (name = mp_symtab_name (m, ra - 1)) != NULL)
+    file = mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
+                                   NULL);
+  struct mp_defined d = { name ? file : NULL, 0 };
   struct mp_frame f = { shown (name ? name : "??", d), NULL, 0, 0 };
   pthread_mutex_unlock (&lock);
   mp_quiet_end ();

@@ -29,7 +29,15 @@
    the scan of the raw entries only leaves out the symbols that cannot
    hold the address, with or without the table's bias.  */
 
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "alloc.h"
+#include "index.h"
 #include "symtab.h"
 
 #if defined __x86_64__ || defined __aarch64__ || defined __i386__
@@ -110,6 +118,18 @@ struct best
   GElf_Addr value;
 };
 
+/* Whether SYM, at VALUE, which holds the address, is a better holder
+   than B's: libdwfl's weighing (see above).  */
+static int
+replaces (const struct best *b, const GElf_Sym *sym, GElf_Addr value)
+{
+  int was = binding_value (&b->sym), is = binding_value (sym);
+  return b->name == NULL || b->value < value || was < is
+         || (b->value == value
+             && ((b->sym.st_size > sym->st_size && was <= is)
+                 || (b->sym.st_size >= sym->st_size && was < is)));
+}
+
 /* Weigh entries FROM to TO - 1 of module M's table, whose raw entries
    are RAW, of ELF, biased by BIAS, as holders of ADDR into *B; 0, or -1
    if libdwfl must be asked: an entry it reads differs, or one without a
@@ -148,13 +168,7 @@ weigh (Dwfl_Module *m, const raw_sym *raw, Elf *elf, Dwarf_Addr bias,
         }
       if (addr - value >= sym.st_size)
         continue;
-      if (b->name == NULL || b->value < value
-          || binding_value (&b->sym) < binding_value (&sym)
-          || (b->value == value
-              && ((b->sym.st_size > sym.st_size
-                   && binding_value (&b->sym) <= binding_value (&sym))
-                  || (b->sym.st_size >= sym.st_size
-                      && binding_value (&b->sym) < binding_value (&sym)))))
+      if (replaces (b, &sym, value))
         *b = (struct best) { s, sym, value };
     }
   return 0;
@@ -187,6 +201,197 @@ search (Dwfl_Module *m, Dwarf_Addr addr)
   return b.name;
 }
 
+/* ---- a library's dynamic symbols, as the loader mapped them ------------
+
+   To name the caller of an allocation in a system library (stdio's
+   buffer, which libc's _IO_file_doallocate allocates), libdwfl opens
+   the library, finds its separate debugging information (libc6-dbg's,
+   under /usr/lib/debug) and reads that file's symbol table, 10 000
+   entries: with libdw's loading, most of a millisecond, a fifth of a
+   short process (issue 18).  Yet when an exported function of the
+   library holds the address, its name is in the dynamic symbol table,
+   which the loader has mapped: it is read there, without libdw, and
+   the search above weighs its entries.  Its globals are the full
+   table's (a library's hidden symbols are local in both), but for the
+   versions that the full table writes into some names
+   (realpath@@GLIBC_2.3): the name is shown as on a machine without the
+   debugging information.  An address that no global or weak symbol
+   with a size holds (a static function of the library), one where a
+   symbol without a size starts, and every module that keeps its DWARF
+   inside, whose frames show positions, are left to libdwfl.
+
+   The libraries looked at are cached with what was found of them; all
+   of it is under symbols.c's lock, which every caller holds, and is
+   never freed: the paths are handed out.  */
+
+struct library
+{
+  const struct link_map *map;
+  const char *name;             /* the loader's, to tell a reused map */
+  const char *path;             /* as /proc/self/maps names the file,
+                                   which libdwfl names the module by */
+  int apart;                    /* 1 if it keeps its DWARF apart */
+};
+static struct library *libraries;
+static size_t n_libraries, cap_libraries;
+
+/* Whether the file open on FD has a .gnu_debuglink section, which
+   dwelf_elf_gnu_debuglink would find: 1 or 0; -1 if its section headers
+   cannot be read as this machine's.  */
+static int
+has_debuglink (int fd)
+{
+  ElfW (Ehdr) eh;
+  if (pread (fd, &eh, sizeof eh, 0) != (ssize_t) sizeof eh
+      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
+      || eh.e_ident[EI_CLASS] != RAW_CLASS
+      || eh.e_shentsize != sizeof (ElfW (Shdr)) || eh.e_shnum == 0
+      || eh.e_shstrndx >= eh.e_shnum)
+    return -1;
+  size_t size = eh.e_shnum * sizeof (ElfW (Shdr));
+  ElfW (Shdr) *sh = malloc (size);
+  char *names = NULL;
+  int found = -1;
+  if (sh != NULL && pread (fd, sh, size, (off_t) eh.e_shoff) == (ssize_t) size)
+    {
+      const ElfW (Shdr) *n = &sh[eh.e_shstrndx];
+      names = n->sh_size < (1 << 20) ? malloc (n->sh_size + 1) : NULL;
+      if (names != NULL && pread (fd, names, n->sh_size, (off_t) n->sh_offset)
+                           == (ssize_t) n->sh_size)
+        {
+          names[n->sh_size] = '\0';
+          found = 0;
+          for (size_t i = 0; i < eh.e_shnum; i++)
+            found |= sh[i].sh_name < n->sh_size && sh[i].sh_type != SHT_NOBITS
+                     && sh[i].sh_size >= 8
+                     && strcmp (names + sh[i].sh_name, ".gnu_debuglink") == 0;
+        }
+    }
+  free (names);
+  free (sh);
+  return found;
+}
+
+/* What is known of the library MAP, looked at once; NULL without
+   memory.  */
+static const struct library *
+library_of (const struct link_map *map)
+{
+  for (size_t i = 0; i < n_libraries; i++)
+    if (libraries[i].map == map && strcmp (libraries[i].name, map->l_name) == 0)
+      return &libraries[i];
+  char *name = mp_strdup (map->l_name), real[PATH_MAX];
+  if (name == NULL
+      || mp_reserve (&libraries, &cap_libraries, n_libraries,
+                     sizeof *libraries) != 0)
+    {
+      free (name);
+      return NULL;
+    }
+  char *path = realpath (name, real) ? mp_strdup (real) : NULL;
+  int fd = path ? open (path, O_RDONLY | O_CLOEXEC) : -1;
+  int apart = fd >= 0 && has_debuglink (fd) == 1;
+  if (fd >= 0)
+    close (fd);
+  libraries[n_libraries] = (struct library) { map, name, path, apart };
+  return &libraries[n_libraries++];
+}
+
+/* The number of entries of a dynamic symbol table, from its hash table:
+   DT_HASH's count, or past the last entry that DT_GNU_HASH's chains
+   reach (those before its first hashed one are undefined).  */
+static size_t
+symbol_count (const ElfW (Word) *hash, const uint32_t *gnu)
+{
+  if (hash != NULL)
+    return hash[1];
+  if (gnu == NULL)
+    return 0;
+  uint32_t n_buckets = gnu[0], first = gnu[1];
+  const uint32_t *buckets = gnu + 4 + gnu[2] * (sizeof (ElfW (Addr)) / 4);
+  const uint32_t *chains = buckets + n_buckets;
+  uint32_t last = 0;
+  for (uint32_t i = 0; i < n_buckets; i++)
+    if (buckets[i] > last)
+      last = buckets[i];
+  if (last < first)
+    return first;
+  while (!(chains[last - first] & 1))
+    last++;
+  return (size_t) last + 1;
+}
+
+/* A pointer of MAP's dynamic section: glibc relocates them in place,
+   other loaders may not.  */
+static const void *
+dynamic_pointer (const struct link_map *map, ElfW (Addr) p)
+{
+  return (const void *) (p < map->l_addr ? p + map->l_addr : p);
+}
+
+/* The name MAP's dynamic symbols give ADDR (see above), or NULL.  */
+static const char *
+dynamic_name (const struct link_map *map, uintptr_t addr)
+{
+  const ElfW (Sym) *syms = NULL;
+  const char *strs = NULL;
+  size_t strs_size = 0;
+  const ElfW (Word) *hash = NULL;
+  const uint32_t *gnu = NULL;
+  for (const ElfW (Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++)
+    if (d->d_tag == DT_SYMTAB)
+      syms = dynamic_pointer (map, d->d_un.d_ptr);
+    else if (d->d_tag == DT_STRTAB)
+      strs = dynamic_pointer (map, d->d_un.d_ptr);
+    else if (d->d_tag == DT_STRSZ)
+      strs_size = d->d_un.d_val;
+    else if (d->d_tag == DT_HASH)
+      hash = dynamic_pointer (map, d->d_un.d_ptr);
+    else if (d->d_tag == DT_GNU_HASH)
+      gnu = dynamic_pointer (map, d->d_un.d_ptr);
+    else if (d->d_tag == DT_SYMENT && d->d_un.d_val != sizeof *syms)
+      return NULL;
+  size_t n = syms && strs ? symbol_count (hash, gnu) : 0;
+  struct best b = { NULL, { 0 }, 0 };
+  for (size_t i = 1; i < n; i++)
+    {
+      const ElfW (Sym) *r = &syms[i];
+      GElf_Sym sym = { r->st_name, r->st_info, r->st_other, r->st_shndx,
+                       r->st_value, r->st_size };
+      GElf_Addr value = r->st_value + map->l_addr;
+      int type = GELF_ST_TYPE (sym.st_info);
+      if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS
+          || sym.st_name >= strs_size || strs[sym.st_name] == '\0'
+          || GELF_ST_BIND (sym.st_info) == STB_LOCAL || type == STT_SECTION
+          || type == STT_FILE || type == STT_TLS || value > addr)
+        continue;
+      if (sym.st_size == 0)
+        {
+          if (value == addr)
+            return NULL;
+          continue;
+        }
+      if (addr - value < sym.st_size && replaces (&b, &sym, value))
+        b = (struct best) { strs + sym.st_name, sym, value };
+    }
+  return b.name;
+}
+
+const char *
+mp_symtab_loaded_name (uintptr_t addr, const char **file)
+{
+  Dl_info info;
+  struct link_map *map = NULL;
+  if (dladdr1 ((void *) addr, &info, (void **) &map, RTLD_DL_LINKMAP) == 0
+      || map == NULL || map->l_name == NULL || map->l_name[0] != '/')
+    return NULL;
+  const struct library *l = library_of (map);
+  if (l == NULL || !l->apart || l->path == NULL)
+    return NULL;
+  *file = l->path;
+  return dynamic_name (map, addr);
+}
+
 #else
 
 static const char *
@@ -194,6 +399,14 @@ search (Dwfl_Module *m, Dwarf_Addr addr)
 {
   (void) m;
   (void) addr;
+  return NULL;
+}
+
+const char *
+mp_symtab_loaded_name (uintptr_t addr, const char **file)
+{
+  (void) addr;
+  (void) file;
   return NULL;
 }
 

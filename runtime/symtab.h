@@ -11,4 +11,12 @@
    none; the string is libdw's and lives as long as M.  */
 const char *mp_symtab_name (Dwfl_Module *m, Dwarf_Addr addr);
 
+/* The name of the exported function that holds ADDR in a library that
+   keeps its DWARF apart, from the dynamic symbol table the loader
+   mapped, without libdw, with the library's file, as /proc/self/maps
+   names it, in *FILE; NULL if the address is not one of those, which
+   libdwfl's search then names.  Callers hold symbols.c's lock; the
+   strings live as long as the process.  */
+const char *mp_symtab_loaded_name (uintptr_t addr, const char **file);
+
 #endif
