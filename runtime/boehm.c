@@ -35,6 +35,7 @@ mp_gc_thread_setup (struct mp_thread *t)
       else
         mp_warn ("cannot register this thread with Boehm GC");
     }
+  mp_young_open (t);
   errno = saved;
 }
 

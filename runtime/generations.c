@@ -560,12 +560,18 @@ mp_gc_setup (void)
   return started_boehm;
 }
 
-/* Owner only: see struct mp_young.  */
+/* Owner only: see struct mp_young.  0 while the owner is not known to
+   Boehm (mp_young_open), so that a fast path's test of the limit also
+   sends a thread that must register first to its slow path.  */
 static void
 set_limit (struct mp_young *y)
 {
+  const struct mp_thread *t
+    = (const struct mp_thread *) ((const char *) y
+                                  - offsetof (struct mp_thread, young));
   size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = check < y->capacity ? check : y->capacity;
+  y->limit = t->gc_registered == MP_GC_UNKNOWN ? 0
+             : check < y->capacity ? check : y->capacity;
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -931,6 +937,13 @@ mp_young_claim (struct mp_thread *t)
   y->budget_words = 0;
   y->summed = y->dropped + atomic_load_explicit (&y->count,
                                                  memory_order_relaxed);
+  set_limit (y);                /* the thread is not known to Boehm yet */
+}
+
+void
+mp_young_open (struct mp_thread *t)
+{
+  set_limit (&t->young);
 }
 
 /* The owner's look at its budget: once the young words since the last

@@ -8,8 +8,10 @@
 
 #include "internal.h"
 
-/* Collections completed; the collector bumps it with the world stopped.  */
-extern _Atomic uint64_t mp_gc_epoch;
+/* Collections completed; the collector bumps it with the world stopped.
+   Hidden, as every symbol of the runtime's but its API is: declared so,
+   it is read where it is, not through the GOT, by the fast paths.  */
+extern _Atomic uint64_t mp_gc_epoch __attribute__ ((visibility ("hidden")));
 extern mp_counter mp_promoted_words;
 extern mp_counter mp_minor_collections, mp_major_collections;
 extern mp_counter mp_top_heap_bytes;
@@ -58,6 +60,9 @@ extern _Atomic unsigned mp_budget_gen;
 void mp_young_set_budget (uint64_t words);
 void mp_young_budget_check (struct mp_thread *t);
 void mp_young_claim (struct mp_thread *t);
+/* T's thread is known to Boehm now: its log's limit (struct mp_young),
+   0 until then, opens.  */
+void mp_young_open (struct mp_thread *t);
 
 static inline int
 mp_young_budget_seen (const struct mp_thread *t)

@@ -16,7 +16,8 @@ struct mp_young
                                     the minor heap budget is looked at
                                     sooner, so that one test sends the
                                     appends that need more than a store
-                                    to mp_young_log_slow */
+                                    to mp_young_log_slow; 0 while the
+                                    thread is not known to Boehm */
   _Atomic size_t done;           /* entries the collector has decided;
                                     collector writes, owner resets to 0
                                     together with count */
