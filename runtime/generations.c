@@ -344,11 +344,24 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
      tombstone's.  */
   uint64_t same = UINT64_MAX;
   const char *marks = NULL;
+  /* The same of the heap block before: two sizes allocated in turn (a
+     VM's frames and pairs) swap them, and look up neither.  */
+  uint64_t before = UINT64_MAX;
+  const char *before_marks = NULL;
   for (const uint64_t *p = e + i, *end = e + n; p < end; p++)
     {
       uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
       if (MP_UNLIKELY ((v & BLOCK_SMALL_IN_EPOCH) != same))
         {
+          if ((v & BLOCK_SMALL_IN_EPOCH) == before)
+            {
+              before = same;
+              same = v & BLOCK_SMALL_IN_EPOCH;
+              const char *m = marks;
+              marks = before_marks;
+              before_marks = m;
+              goto found;
+            }
           uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
           __typeof__ (cache[0]) *c = &cache[block & (MARKS_CACHED - 1)];
           if ((v & SMALL_IN_EPOCH) != now || c->block != block)
@@ -370,9 +383,12 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
               c->block = block;
               c->marks = m;
             }
+          before = same;
+          before_marks = marks;
           same = v & BLOCK_SMALL_IN_EPOCH;
           marks = c->marks;
         }
+    found:
       promoted += marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
     }
   return promoted;
