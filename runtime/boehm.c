@@ -35,7 +35,7 @@ mp_gc_thread_setup (struct mp_thread *t)
       else
         mp_warn ("cannot register this thread with Boehm GC");
     }
-  mp_young_open (t);
+  mp_young_gate (t);
   errno = saved;
 }
 
@@ -362,7 +362,7 @@ __mp_user_begin (const struct mp_site *site)
   struct mp_thread *t = mp_self ();
   if (t->user_site != NULL)
     return 0;
-  t->user_site = site ? site : &mp_unknown_site;
+  mp_set_user_site (t, site ? site : &mp_unknown_site);
   return 1;
 }
 
@@ -396,7 +396,8 @@ __mp_user_end (void *p, int took)
     return;
   struct mp_thread *t = mp_self ();
   const struct mp_site *site = t->user_site;
-  t->user_site = NULL;
-  if (site != NULL)
-    count_user_result (t, site, p, MP_RA);
+  if (site == NULL)
+    return;
+  mp_set_user_site (t, NULL);
+  count_user_result (t, site, p, MP_RA);
 }

@@ -83,9 +83,9 @@ mp_count_young_at (struct mp_site_counts *c, size_t n, uint64_t words,
 /* The fast path of a young block BASE of N bytes, WORDS words (BASE
    not NULL, WORDS from 1 to MP_MAX_YOUNG_WOSIZE: the caller checked),
    in the common case only: the site and the guest procedure numbered,
-   no user allocator under way, room in the log (which is none while
-   the thread is not known to Boehm: generations.h), no sample due,
-   bytesUsed far from a flush.  Return 0 with nothing done otherwise.  Each of those is
+   room in the log (none while the thread is not known to Boehm or a
+   user allocator's call is under way: generations.c's set_limit), no
+   sample due, bytesUsed far from a flush.  Return 0 with nothing done otherwise.  Each of those is
    tested before the first store, so that the path makes no call: the
    functions it is inlined into need not save registers for one.  Of
    the statistics it counts those KEEP names (stats.h), which but the
@@ -97,8 +97,6 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
                       unsigned keep)
 {
   /* One test each, not a chain of flags.  */
-  if (MP_UNLIKELY (t->user_site != NULL))
-    return 0;
   struct mp_young *y = &t->young;
   size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
   if (MP_UNLIKELY (k >= y->limit))

@@ -577,8 +577,9 @@ mp_gc_setup (void)
 }
 
 /* Owner only: see struct mp_young.  0 while the owner is not known to
-   Boehm (mp_young_open), so that a fast path's test of the limit also
-   sends a thread that must register first to its slow path.  */
+   Boehm, or runs a user allocator's call (thread.h's mp_set_user_site):
+   the fast paths' test of the limit also sends a thread that must
+   register first, or charge the user allocator, to its slow path.  */
 static void
 set_limit (struct mp_young *y)
 {
@@ -586,7 +587,7 @@ set_limit (struct mp_young *y)
     = (const struct mp_thread *) ((const char *) y
                                   - offsetof (struct mp_thread, young));
   size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = t->gc_registered == MP_GC_UNKNOWN ? 0
+  y->limit = t->gc_registered == MP_GC_UNKNOWN || t->user_site != NULL ? 0
              : check < y->capacity ? check : y->capacity;
 }
 
@@ -957,7 +958,7 @@ mp_young_claim (struct mp_thread *t)
 }
 
 void
-mp_young_open (struct mp_thread *t)
+mp_young_gate (struct mp_thread *t)
 {
   set_limit (&t->young);
 }

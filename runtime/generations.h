@@ -60,9 +60,6 @@ extern _Atomic unsigned mp_budget_gen;
 void mp_young_set_budget (uint64_t words);
 void mp_young_budget_check (struct mp_thread *t);
 void mp_young_claim (struct mp_thread *t);
-/* T's thread is known to Boehm now: its log's limit (struct mp_young),
-   0 until then, opens.  */
-void mp_young_open (struct mp_thread *t);
 
 static inline int
 mp_young_budget_seen (const struct mp_thread *t)

@@ -17,7 +17,8 @@ struct mp_young
                                     sooner, so that one test sends the
                                     appends that need more than a store
                                     to mp_young_log_slow; 0 while the
-                                    thread is not known to Boehm */
+                                    thread is not known to Boehm or runs
+                                    a user allocator's call */
   _Atomic size_t done;           /* entries the collector has decided;
                                     collector writes, owner resets to 0
                                     together with count */
@@ -141,6 +142,23 @@ mp_counts (struct mp_thread *t, const struct mp_site *site)
   return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
 }
 
+/* T's young log's limit (struct mp_young), after a change to what
+   closes it: generations.c.  */
+void mp_young_gate (struct mp_thread *t);
+
+/* Make SITE (NULL: none) the user allocator whose call is under way in
+   T.  The young log is closed while there is one, so that the fast
+   paths, which charge no user allocator, need not test for one.  */
+static inline void
+mp_set_user_site (struct mp_thread *t, const struct mp_site *site)
+{
+  t->user_site = site;
+  if (site != NULL)
+    t->young.limit = 0;
+  else
+    mp_young_gate (t);
+}
+
 /* The site to charge for an allocation at SITE: a user allocator's, if
    one is running in T and no allocation inside it took it yet.  */
 static inline const struct mp_site *
@@ -149,7 +167,7 @@ mp_charge_site (struct mp_thread *t, const struct mp_site *site)
   const struct mp_site *user = t->user_site;
   if (MP_UNLIKELY (user != NULL))
     {
-      t->user_site = NULL;
+      mp_set_user_site (t, NULL);
       return user;
     }
   return site;
