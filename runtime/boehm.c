@@ -21,8 +21,8 @@
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
    unregisters it at exit.  */
-void
-mp_gc_thread_setup (struct mp_thread *t)
+static void
+gc_thread_setup (struct mp_thread *t)
 {
   int saved = errno;     /* starting Boehm must not show in errno */
   t->gc_registered = mp_gc_setup () ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
@@ -37,6 +37,15 @@ mp_gc_thread_setup (struct mp_thread *t)
     }
   mp_young_gate (t);
   errno = saved;
+}
+
+struct mp_thread *
+mp_gc_self_slow (void)
+{
+  struct mp_thread *t = mp_self ();
+  if (t->gc_registered == MP_GC_UNKNOWN)
+    gc_thread_setup (t);
+  return mp_gc_tls = t;
 }
 
 void

@@ -17,18 +17,17 @@
 #include "guest.h"
 #include "stats.h"
 
-/* Register the calling thread, T's, with Boehm (starting Boehm first if
-   need be): boehm.c.  */
-void mp_gc_thread_setup (struct mp_thread *t);
+/* The calling thread's record, the thread registered with Boehm
+   first if it is not known to it (starting Boehm first if need be):
+   boehm.c.  */
+struct mp_thread *mp_gc_self_slow (void);
 
 /* The calling thread's record, the thread known to Boehm.  */
 static inline struct mp_thread *
 mp_gc_self (void)
 {
-  struct mp_thread *t = mp_self ();
-  if (MP_UNLIKELY (t->gc_registered == MP_GC_UNKNOWN))
-    mp_gc_thread_setup (t);
-  return t;
+  struct mp_thread *t = mp_gc_tls;
+  return MP_LIKELY (t != NULL) ? t : mp_gc_self_slow ();
 }
 
 /* The source of a block of Boehm's object kind KIND: gc_priv.h numbers

@@ -99,6 +99,13 @@ extern __thread struct mp_thread *mp_self_tls
 extern __thread struct mp_thread *mp_fast_tls
   __attribute__ ((tls_model ("initial-exec")));
 
+/* The calling thread's record once the thread is known to Boehm
+   (boehm.c's mp_gc_self_slow), NULL otherwise: the GC family's
+   entries test one pointer for both.  Cleared with mp_self_tls at
+   thread exit.  */
+extern __thread struct mp_thread *mp_gc_tls
+  __attribute__ ((tls_model ("initial-exec")));
+
 /* The calling thread's record, made on its first use.  */
 static inline struct mp_thread *
 mp_self (void)
