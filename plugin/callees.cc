@@ -390,6 +390,7 @@ static const struct
   { "__mp_user_begin", "IT" },                  /* entry.h */
   { "__mp_user_end", "VPI" },
   { "__mp_gc_carved", "VPSIT" },                /* gcapi.c */
+  { "__mp_gc_carved_young", "VPST" },
   { "__mp_GC_generic_malloc_many_refill", "VSIQ" },
 };
 

@@ -136,10 +136,54 @@ mp_skip_unlink (gimple_stmt_iterator *gsi, const vec<mp_list> &lists)
          ? mp_list_of (lists, TREE_OPERAND (lhs, 0)) : NULL;
 }
 
+/* The size of the objects of free list LIST plus their kind, as
+   __mp_gc_carved_young takes them, computed after *GSI if need be
+   (*GSI then at the last statement added); NULL_TREE unless the kind is
+   PTRFREE or NORMAL (0 or 1) and the offset is known.  The offset is
+   granules * sizeof (void *), the size granules * GC_GRANULE_BYTES, and
+   a granule two words (bdwgc's default, which gcapi.c checks): the
+   size is the offset twice, one granule's for granules 0.  */
+static tree
+mp_size_kind (gimple_stmt_iterator *gsi, const mp_list *list)
+{
+  if (!list || !list->offset || !list->kind
+      || !useless_type_conversion_p (size_type_node,
+                                     TREE_TYPE (list->offset))
+      || !(integer_zerop (list->kind) || integer_onep (list->kind)))
+    return NULL_TREE;
+  tree word = TYPE_SIZE_UNIT (ptr_type_node);
+  tree kind = fold_convert (size_type_node, list->kind);
+  if (TREE_CODE (list->offset) == INTEGER_CST)
+    {
+      tree offset = fold_build2 (MAX_EXPR, size_type_node, list->offset,
+                                 fold_convert (size_type_node, word));
+      return fold_build2 (BIT_IOR_EXPR, size_type_node,
+                          fold_build2 (PLUS_EXPR, size_type_node, offset,
+                                       offset), kind);
+    }
+  tree steps[3] = { create_tmp_var (size_type_node, "mp_offset"),
+                    create_tmp_var (size_type_node, "mp_size"),
+                    create_tmp_var (size_type_node, "mp_size_kind") };
+  gsi_insert_after (gsi, gimple_build_assign (steps[0], MAX_EXPR,
+                                              list->offset,
+                                              fold_convert (size_type_node,
+                                                            word)),
+                    GSI_NEW_STMT);
+  gsi_insert_after (gsi, gimple_build_assign (steps[1], PLUS_EXPR,
+                                              steps[0], steps[0]),
+                    GSI_NEW_STMT);
+  gsi_insert_after (gsi, gimple_build_assign (steps[2], BIT_IOR_EXPR,
+                                              steps[1], kind),
+                    GSI_NEW_STMT);
+  return steps[2];
+}
+
 /* Add __mp_gc_carved (OBJECT, offset, kind, &site) after the pop at
    *GSI: the offset of its free list gives the size the macro asked for,
    its refill the kind (all ones for what is not found: the runtime asks
-   Boehm then).  */
+   Boehm then).  The common case, a young object of a known kind and
+   size, calls __mp_gc_carved_young (OBJECT, size | kind, &site),
+   whose fast path tests less.  */
 static void
 mp_mark_pop (gimple_stmt_iterator *gsi, tree object, const vec<mp_list> &lists)
 {
@@ -148,20 +192,30 @@ mp_mark_pop (gimple_stmt_iterator *gsi, tree object, const vec<mp_list> &lists)
   const mp_list *list = mp_skip_unlink (gsi, lists);
   tree offset = list ? list->offset : NULL_TREE;
   tree kind = list && list->kind ? list->kind : integer_minus_one_node;
+  gcall *call;
 
-  if (!offset || !useless_type_conversion_p (size_type_node,
-                                             TREE_TYPE (offset)))
-    offset = build_all_ones_cst (size_type_node);
-  gcall *call = gimple_build_call (mp_helper_decl (MP_HELPER_GC_CARVED), 4,
-                                   object, offset,
-                                   fold_convert (integer_type_node, kind),
-                                   null_pointer_node);
+  tree young = mp_size_kind (gsi, list);
+  if (young)
+    call = gimple_build_call (mp_helper_decl (MP_HELPER_GC_CARVED_YOUNG), 3,
+                              object, young, null_pointer_node);
+  else
+    {
+      if (!offset || !useless_type_conversion_p (size_type_node,
+                                                 TREE_TYPE (offset)))
+        offset = build_all_ones_cst (size_type_node);
+      call = gimple_build_call (mp_helper_decl (MP_HELPER_GC_CARVED), 4,
+                                object, offset,
+                                fold_convert (integer_type_node, kind),
+                                null_pointer_node);
+    }
+  unsigned site = gimple_call_num_args (call) - 1;
   gimple_set_location (call, gimple_location (pop));
   gimple_set_block (call, gimple_block (pop));
-  gimple_call_set_arg (call, 3,
+  gimple_call_set_arg (call, site,
                        mp_emit_early_site (call, macro, MP_KIND_GC_CARVE));
   gsi_insert_after (gsi, call, GSI_NEW_STMT);
-  mp_note (gimple_location (pop), macro, "__mp_gc_carved");
+  mp_note (gimple_location (pop), macro, gimple_call_num_args (call) == 3
+           ? "__mp_gc_carved_young" : "__mp_gc_carved");
 }
 
 /* Each expansion's free list in FUN, with its offset and its refill's

@@ -330,7 +330,8 @@ mp_in_inlined_p (tree block)
 static tree
 mp_resite_pop (gcall *call)
 {
-  const char *macro = mp_early_callee (gimple_call_arg (call, 3));
+  unsigned last = gimple_call_num_args (call) - 1;  /* the site */
+  const char *macro = mp_early_callee (gimple_call_arg (call, last));
 
   return mp_emit_site_at (gimple_location (call), gimple_block (call),
                           macro ? macro : MP_GC_POP_MACRO, MP_KIND_GC_CARVE);
@@ -363,6 +364,8 @@ mp_resite_marker (gcall *call)
 
   if (mp_calls_helper (call, MP_HELPER_GC_CARVED))
     i = 3;
+  else if (mp_calls_helper (call, MP_HELPER_GC_CARVED_YOUNG))
+    i = 2;
   else if (mp_calls_helper (call, MP_HELPER_USER_BEGIN))
     i = 0;
   else
@@ -370,7 +373,7 @@ mp_resite_marker (gcall *call)
   if (!mp_is_early_site (gimple_call_arg (call, i))
       || !mp_in_inlined_p (gimple_block (call)))
     return;
-  site = i == 3 ? mp_resite_pop (call) : mp_resite_bracket (call);
+  site = i != 0 ? mp_resite_pop (call) : mp_resite_bracket (call);
   if (site)
     {
       gimple_call_set_arg (call, i, site);

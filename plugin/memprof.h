@@ -68,7 +68,7 @@ const char *mp_runtime_name (const struct mp_callee *);
 enum mp_helper
 {
   MP_HELPER_USER_BEGIN, MP_HELPER_USER_END, MP_HELPER_GC_CARVED,
-  MP_HELPER_GC_REFILL, MP_HELPER_COUNT
+  MP_HELPER_GC_CARVED_YOUNG, MP_HELPER_GC_REFILL, MP_HELPER_COUNT
 };
 tree mp_helper_decl (enum mp_helper);
 bool mp_calls_helper (const gcall *, enum mp_helper);

@@ -21,8 +21,8 @@
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
    unregisters it at exit.  */
-void
-mp_gc_thread_setup (struct mp_thread *t)
+static void
+gc_thread_setup (struct mp_thread *t)
 {
   int saved = errno;     /* starting Boehm must not show in errno */
   t->gc_registered = mp_gc_setup () ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
@@ -35,7 +35,17 @@ mp_gc_thread_setup (struct mp_thread *t)
       else
         mp_warn ("cannot register this thread with Boehm GC");
     }
+  mp_young_gate (t);
   errno = saved;
+}
+
+struct mp_thread *
+mp_gc_self_slow (void)
+{
+  struct mp_thread *t = mp_self ();
+  if (t->gc_registered == MP_GC_UNKNOWN)
+    gc_thread_setup (t);
+  return mp_gc_tls = t;
 }
 
 void
@@ -361,7 +371,7 @@ __mp_user_begin (const struct mp_site *site)
   struct mp_thread *t = mp_self ();
   if (t->user_site != NULL)
     return 0;
-  t->user_site = site ? site : &mp_unknown_site;
+  mp_set_user_site (t, site ? site : &mp_unknown_site);
   return 1;
 }
 
@@ -395,7 +405,8 @@ __mp_user_end (void *p, int took)
     return;
   struct mp_thread *t = mp_self ();
   const struct mp_site *site = t->user_site;
-  t->user_site = NULL;
-  if (site != NULL)
-    count_user_result (t, site, p, MP_RA);
+  if (site == NULL)
+    return;
+  mp_set_user_site (t, NULL);
+  count_user_result (t, site, p, MP_RA);
 }

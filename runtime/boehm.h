@@ -17,18 +17,17 @@
 #include "guest.h"
 #include "stats.h"
 
-/* Register the calling thread, T's, with Boehm (starting Boehm first if
-   need be): boehm.c.  */
-void mp_gc_thread_setup (struct mp_thread *t);
+/* The calling thread's record, the thread registered with Boehm
+   first if it is not known to it (starting Boehm first if need be):
+   boehm.c.  */
+struct mp_thread *mp_gc_self_slow (void);
 
 /* The calling thread's record, the thread known to Boehm.  */
 static inline struct mp_thread *
 mp_gc_self (void)
 {
-  struct mp_thread *t = mp_self ();
-  if (MP_UNLIKELY (t->gc_registered == MP_GC_UNKNOWN))
-    mp_gc_thread_setup (t);
-  return t;
+  struct mp_thread *t = mp_gc_tls;
+  return MP_LIKELY (t != NULL) ? t : mp_gc_self_slow ();
 }
 
 /* The source of a block of Boehm's object kind KIND: gc_priv.h numbers
@@ -80,11 +79,12 @@ mp_count_young_at (struct mp_site_counts *c, size_t n, uint64_t words,
   mp_bump (&c->c[SC_MINOR_WORDS], (int64_t) words);
 }
 
-/* The fast path of a young block BASE of N bytes, WORDS words (from 1
-   to MP_MAX_YOUNG_WOSIZE, which the caller checked), in the common case
-   only: the site and the guest procedure numbered, no user allocator
-   under way, room in the log, no sample due, bytesUsed far from a
-   flush.  Return 0 with nothing done otherwise.  Each of those is
+/* The fast path of a young block BASE of N bytes, WORDS words (BASE
+   not NULL, WORDS from 1 to MP_MAX_YOUNG_WOSIZE: the caller checked),
+   in the common case only: the site and the guest procedure numbered,
+   room in the log (none while the thread is not known to Boehm or a
+   user allocator's call is under way: generations.c's set_limit), no
+   sample due, bytesUsed far from a flush.  Return 0 with nothing done otherwise.  Each of those is
    tested before the first store, so that the path makes no call: the
    functions it is inlined into need not save registers for one.  Of
    the statistics it counts those KEEP names (stats.h), which but the
@@ -96,24 +96,19 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
                       unsigned keep)
 {
   /* One test each, not a chain of flags.  */
-  if (MP_UNLIKELY (base == NULL))
-    return 0;
-  if (MP_UNLIKELY (t->user_site != NULL))
+  struct mp_young *y = &t->young;
+  size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
+  if (MP_UNLIKELY (k >= y->limit))
     return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (id == 0))
     return 0;
+  /* The guest procedure's number, 0 for none: G is dead from here, so
+     that the path needs one register fewer.  */
   const struct mp_site *g = (const struct mp_site *) t->guest_site;
   unsigned gid = 0;
-  if (g != NULL)
-    {
-      gid = __atomic_load_n (&g->id, __ATOMIC_ACQUIRE);
-      if (MP_UNLIKELY (gid == 0))
-        return 0;
-    }
-  struct mp_young *y = &t->young;
-  size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
-  if (MP_UNLIKELY (k >= y->limit))
+  if (g != NULL
+      && MP_UNLIKELY ((gid = __atomic_load_n (&g->id, __ATOMIC_ACQUIRE)) == 0))
     return 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
   int used = (keep & MP_KEEP_USED) != 0;
@@ -123,6 +118,9 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
   struct mp_site_counts *c0
     = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1);
   mp_count_young_at (c0 + id, n, words, keep);
+  /* The guest procedure's counts (guest.h's mp_guest_count).  */
+  if (gid != 0)
+    mp_count_young_at (c0 + gid, n, words, MP_STATS_EVERY);
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   __atomic_store_n (&e[k], mp_young_entry (base, words, epoch),
@@ -137,10 +135,6 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
     }
   if (keep & MP_STAT_BIT (bytesSlack))
     mp_bump (&t->bytes_slack, (int64_t) (usable - n));
-  /* The guest procedure's counts (guest.h's mp_guest_count), with its
-     number read above.  */
-  if (g != NULL)
-    mp_count_young_at (c0 + gid, n, words, MP_STATS_EVERY);
   return 1;
 }
 
@@ -150,7 +144,7 @@ mp_count_young_fast (struct mp_thread *t, const struct mp_site *site,
                      void *base, size_t n, size_t usable, unsigned keep)
 {
   uint64_t words = mp_words (n);
-  if (MP_UNLIKELY (words - 1 >= MP_MAX_YOUNG_WOSIZE))
+  if (MP_UNLIKELY (words - 1 >= MP_MAX_YOUNG_WOSIZE || base == NULL))
     return 0;
   return mp_count_young_words (t, site, base, n, words, usable, keep);
 }

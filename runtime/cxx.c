@@ -293,7 +293,7 @@ bracket_end (struct bracket *b, void *p)
 {
   if (b->site != NULL && b->t->user_site == b->site)
     {
-      b->t->user_site = NULL;
+      mp_set_user_site (b->t, NULL);
       mp_count_malloc_note (b->t, b->site, p, b->n);
     }
   b->site = NULL;
@@ -312,7 +312,7 @@ replaced_new (enum form op, size_t n, size_t align, const void *nt,
   struct mp_thread *t = mp_self ();
   struct bracket b __attribute__ ((cleanup (unbracket))) = { t, NULL, n };
   if (t->user_site == NULL)
-    t->user_site = b.site = site;
+    mp_set_user_site (t, b.site = site);
   void *p = call_new (op, real_of (op), n, align, nt);
   bracket_end (&b, p);
   return p;

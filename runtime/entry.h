@@ -83,6 +83,9 @@ int __mp_GC_posix_memalign (void **, size_t, size_t, const struct mp_site *);
    the offset of that free list in the array of lists and the object
    kind of its refill (all ones where it cannot tell).  */
 void __mp_gc_carved (void *, size_t offset, int kind, const struct mp_site *);
+/* The same for an object of a known size and kind, PTRFREE or NORMAL:
+   SIZE_KIND is their sum (gcapi.c).  */
+void __mp_gc_carved_young (void *, size_t size_kind, const struct mp_site *);
 /* Their refill, which counts nothing.  */
 void __mp_GC_generic_malloc_many_refill (size_t, int, void **);
 

@@ -154,9 +154,9 @@ carved (void *obj, size_t offset, int kind, const struct mp_site *s,
                     mp_gc_source_of_kind (kind), ra);
 }
 
-/* The common case first, with no call: a thread known to Boehm, a young
-   object of a kind and size the plugin could tell.  Every pop of a
-   VM's takes this path: it is the one to keep short.  */
+/* The common case first, with no call: a thread known to Boehm (the
+   young log's limit is 0 until then: generations.h), a young object of
+   a kind and size the plugin could tell.  */
 MP_API void
 __mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
 {
@@ -171,9 +171,7 @@ __mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
     goto slow;
   if (MP_UNLIKELY (granules >= GC_TINY_FREELISTS))
     goto slow;
-  if (MP_UNLIKELY (t == NULL || s == NULL))
-    goto slow;
-  if (MP_UNLIKELY (t->gc_registered == MP_GC_UNKNOWN))
+  if (MP_UNLIKELY (t == NULL || s == NULL || obj == NULL))
     goto slow;
   if (MP_LIKELY (mp_count_young_words (t, s, obj, n, words, n,
                                        MP_STATS_EVERY)))
@@ -181,6 +179,32 @@ __mp_gc_carved (void *obj, size_t offset, int kind, const struct mp_site *s)
 slow:
   carved (obj, offset, kind, s, MP_RA);
 }
+
+/* The same where the plugin knows the kind, PTRFREE or NORMAL, and the
+   free list, and has a site: SIZE_KIND is the size of the list's
+   objects in bytes (granules * GC_GRANULE_BYTES, one granule for
+   granules 0) plus the kind.  The pop of every VM's object takes this
+   entry, the one to keep short.  The free list is one of gc_inline.h's
+   tiny ones, of fewer than GC_TINY_FREELISTS granules, and OBJ was on
+   it (the macro pops nothing else), so the object is young, and not
+   NULL.  */
+MP_API void
+__mp_gc_carved_young (void *obj, size_t size_kind, const struct mp_site *s)
+{
+  struct mp_thread *t = mp_self_tls;
+  uint64_t words = size_kind / sizeof (void *);
+  size_t n = words * sizeof (void *);
+  if (MP_LIKELY (t != NULL
+                 && mp_count_young_words (t, s, obj, n, words, n,
+                                          MP_STATS_EVERY)))
+    return;
+  carved (obj, n / (GC_GRANULE_BYTES / sizeof (void *)),
+          (int) (size_kind % sizeof (void *)), s, MP_RA);
+}
+
+/* The plugin computes SIZE_KIND with a granule of two words.  */
+_Static_assert (GC_GRANULE_BYTES == 2 * sizeof (void *),
+                "__mp_gc_carved_young's granule");
 
 /* The refill of gc_inline.h's free list, which the plugin sends here
    instead of to the family above: its objects are counted as the macro

@@ -344,11 +344,24 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
      tombstone's.  */
   uint64_t same = UINT64_MAX;
   const char *marks = NULL;
+  /* The same of the heap block before: two sizes allocated in turn (a
+     VM's frames and pairs) swap them, and look up neither.  */
+  uint64_t before = UINT64_MAX;
+  const char *before_marks = NULL;
   for (const uint64_t *p = e + i, *end = e + n; p < end; p++)
     {
       uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
       if (MP_UNLIKELY ((v & BLOCK_SMALL_IN_EPOCH) != same))
         {
+          if ((v & BLOCK_SMALL_IN_EPOCH) == before)
+            {
+              before = same;
+              same = v & BLOCK_SMALL_IN_EPOCH;
+              const char *m = marks;
+              marks = before_marks;
+              before_marks = m;
+              goto found;
+            }
           uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
           __typeof__ (cache[0]) *c = &cache[block & (MARKS_CACHED - 1)];
           if ((v & SMALL_IN_EPOCH) != now || c->block != block)
@@ -370,9 +383,12 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
               c->block = block;
               c->marks = m;
             }
+          before = same;
+          before_marks = marks;
           same = v & BLOCK_SMALL_IN_EPOCH;
           marks = c->marks;
         }
+    found:
       promoted += marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
     }
   return promoted;
@@ -560,12 +576,19 @@ mp_gc_setup (void)
   return started_boehm;
 }
 
-/* Owner only: see struct mp_young.  */
+/* Owner only: see struct mp_young.  0 while the owner is not known to
+   Boehm, or runs a user allocator's call (thread.h's mp_set_user_site):
+   the fast paths' test of the limit also sends a thread that must
+   register first, or charge the user allocator, to its slow path.  */
 static void
 set_limit (struct mp_young *y)
 {
+  const struct mp_thread *t
+    = (const struct mp_thread *) ((const char *) y
+                                  - offsetof (struct mp_thread, young));
   size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = check < y->capacity ? check : y->capacity;
+  y->limit = t->gc_registered == MP_GC_UNKNOWN || t->user_site != NULL ? 0
+             : check < y->capacity ? check : y->capacity;
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -931,6 +954,13 @@ mp_young_claim (struct mp_thread *t)
   y->budget_words = 0;
   y->summed = y->dropped + atomic_load_explicit (&y->count,
                                                  memory_order_relaxed);
+  set_limit (y);                /* the thread is not known to Boehm yet */
+}
+
+void
+mp_young_gate (struct mp_thread *t)
+{
+  set_limit (&t->young);
 }
 
 /* The owner's look at its budget: once the young words since the last

@@ -8,8 +8,10 @@
 
 #include "internal.h"
 
-/* Collections completed; the collector bumps it with the world stopped.  */
-extern _Atomic uint64_t mp_gc_epoch;
+/* Collections completed; the collector bumps it with the world stopped.
+   Hidden, as every symbol of the runtime's but its API is: declared so,
+   it is read where it is, not through the GOT, by the fast paths.  */
+extern _Atomic uint64_t mp_gc_epoch __attribute__ ((visibility ("hidden")));
 extern mp_counter mp_promoted_words;
 extern mp_counter mp_minor_collections, mp_major_collections;
 extern mp_counter mp_top_heap_bytes;

@@ -20,6 +20,7 @@
 
 __thread struct mp_thread *mp_self_tls __attribute__ ((tls_model ("initial-exec")));
 __thread struct mp_thread *mp_fast_tls __attribute__ ((tls_model ("initial-exec")));
+__thread struct mp_thread *mp_gc_tls __attribute__ ((tls_model ("initial-exec")));
 
 /* All records ever made, newest first (see internal.h).  */
 _Atomic (struct mp_thread *) mp_threads;
@@ -66,7 +67,7 @@ thread_exit (void *arg)
   t->user_site = NULL;
   mp_callback_abandon (t);      /* the thread may exit from a callback */
   mp_eventlog_thread_exit ();
-  mp_self_tls = mp_fast_tls = NULL;
+  mp_self_tls = mp_fast_tls = mp_gc_tls = NULL;
   atomic_store_explicit (&t->in_use, 0, memory_order_release);
 }
 

@@ -16,7 +16,9 @@ struct mp_young
                                     the minor heap budget is looked at
                                     sooner, so that one test sends the
                                     appends that need more than a store
-                                    to mp_young_log_slow */
+                                    to mp_young_log_slow; 0 while the
+                                    thread is not known to Boehm or runs
+                                    a user allocator's call */
   _Atomic size_t done;           /* entries the collector has decided;
                                     collector writes, owner resets to 0
                                     together with count */
@@ -97,6 +99,13 @@ extern __thread struct mp_thread *mp_self_tls
 extern __thread struct mp_thread *mp_fast_tls
   __attribute__ ((tls_model ("initial-exec")));
 
+/* The calling thread's record once the thread is known to Boehm
+   (boehm.c's mp_gc_self_slow), NULL otherwise: the GC family's
+   entries test one pointer for both.  Cleared with mp_self_tls at
+   thread exit.  */
+extern __thread struct mp_thread *mp_gc_tls
+  __attribute__ ((tls_model ("initial-exec")));
+
 /* The calling thread's record, made on its first use.  */
 static inline struct mp_thread *
 mp_self (void)
@@ -140,6 +149,23 @@ mp_counts (struct mp_thread *t, const struct mp_site *site)
   return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
 }
 
+/* T's young log's limit (struct mp_young), after a change to what
+   closes it: generations.c.  */
+void mp_young_gate (struct mp_thread *t);
+
+/* Make SITE (NULL: none) the user allocator whose call is under way in
+   T.  The young log is closed while there is one, so that the fast
+   paths, which charge no user allocator, need not test for one.  */
+static inline void
+mp_set_user_site (struct mp_thread *t, const struct mp_site *site)
+{
+  t->user_site = site;
+  if (site != NULL)
+    t->young.limit = 0;
+  else
+    mp_young_gate (t);
+}
+
 /* The site to charge for an allocation at SITE: a user allocator's, if
    one is running in T and no allocation inside it took it yet.  */
 static inline const struct mp_site *
@@ -148,7 +174,7 @@ mp_charge_site (struct mp_thread *t, const struct mp_site *site)
   const struct mp_site *user = t->user_site;
   if (MP_UNLIKELY (user != NULL))
     {
-      t->user_site = NULL;
+      mp_set_user_site (t, NULL);
       return user;
     }
   return site;

@@ -1,7 +1,7 @@
 /* gc_inline.h's macros pop objects from a per-thread free list in the
    program's own code.  Each object popped is one allocation at the
-   macro's line, exactly, of the granules the macro allocates; the
-   refills (GC_generic_malloc_many) count nothing; sizes past the tiny
+   macro's line, exactly, of the granules the macro allocates (one for
+   none; its size a constant or not); the refills (GC_generic_malloc_many) count nothing; sizes past the tiny
    free lists take the macro's GC_malloc_kind, at the same line.  Young
    objects are logged: those still held at a collection are promoted,
    exactly.  Four threads, each with its own free lists.  */
@@ -24,7 +24,9 @@ void *volatile sink;
    atomic ones: the test pops them with collections disabled.  */
 static __thread void **fl, **atomic_fl;
 static void **kept[THREADS];
-static unsigned l_cons, l_words, l_atomic, l_big;
+static unsigned l_cons, l_words, l_atomic, l_big, l_none, l_var, l_vatom;
+/* 3, which the compiler cannot know.  */
+static volatile int three = 3;
 
 static void *
 worker (void *arg)
@@ -35,12 +37,19 @@ worker (void *arg)
   void **keep = kept[id];
   for (int i = 0; i < N; i++)
     {
-      void *c, *w, *a, *b;
+      void *c, *w, *a, *b, *z, *v, *va;
+      size_t words = (size_t) (i % three) * 2;   /* 0, 2 or 4 */
       GC_CONS (c, sink, sink, fl); l_cons = __LINE__;
       GC_MALLOC_WORDS (w, 5, fl); l_words = __LINE__;
       GC_MALLOC_ATOMIC_WORDS (a, 3, atomic_fl); l_atomic = __LINE__;
       GC_MALLOC_WORDS (b, 400, fl); l_big = __LINE__;
-      CHECK (c && w && a && b);
+      GC_MALLOC_WORDS (z, 0, fl); l_none = __LINE__;
+      GC_MALLOC_WORDS (v, words, fl); l_var = __LINE__;
+      GC_MALLOC_ATOMIC_WORDS (va, words + 1, atomic_fl); l_vatom = __LINE__;
+      CHECK (c && w && a && b && z && v && va);
+      sink = z;
+      sink = v;
+      sink = va;
       sink = c;
       sink = w;
       sink = a;
@@ -70,13 +79,19 @@ main (void)
   const unsigned long n = THREADS * N;
   /* GC_CONS: 2 words, 1 granule; 5 words are 3 granules (48 bytes), 3
      words 2 granules; 400 words are past the tiny lists: GC_malloc_kind
-     of 400 words, major.  */
+     of 400 words, major.  0 words are a granule; in turn 0, 2 and 4
+     words are 1, 1 and 2 granules (a third of N each), 1, 3 and 5 words
+     1, 2 and 3.  */
   CHECK_SITE (l_cons, "GC_CONS", n, n * 16, n * 2, 0);
   CHECK_SITE (l_words, "GC_MALLOC_WORDS", n, n * 48, n * 6, 0);
   CHECK_SITE (l_atomic, "GC_MALLOC_ATOMIC_WORDS", n, n * 32, n * 4, 0);
   CHECK_SITE (l_big, "GC_malloc_kind", n, n * 3200, 0, n * 400);
+  CHECK_SITE (l_none, "GC_MALLOC_WORDS", n, n * 16, n * 2, 0);
+  CHECK_SITE (l_var, "GC_MALLOC_WORDS", n, n / 3 * 64, n / 3 * 8, 0);
+  CHECK_SITE (l_vatom, "GC_MALLOC_ATOMIC_WORDS", n, n / 3 * 96,
+              n / 3 * 12, 0);
   mp_counters (&minor1, &promoted1, &major1);
-  CHECK_EQ (minor1 - minor0, n * (2 + 6 + 4));
+  CHECK_EQ (minor1 - minor0, n * (2 + 6 + 4 + 2) + n / 3 * (8 + 12));
   CHECK_EQ (promoted1 - promoted0, 0);
 
   /* The kept conses survive the collection: promoted, 2 words each.
