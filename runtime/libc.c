@@ -281,10 +281,10 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
   uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
-  /* One sign tests both: id - 1 is negative as an int for id 0 alone,
-     as sites number fewer than 2^31 (MP_MAX_SITES).  */
+  /* One sign tests both: id - 1, widened first, is negative for id 0
+     alone.  */
   if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK
-                   || (left | (int32_t) (id - 1)) < 0))
+                   || (left | ((int64_t) id - 1)) < 0))
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
@@ -398,9 +398,14 @@ static inline __attribute__ ((always_inline)) void *
 malloc_as (size_t n, const struct mp_site *site, const void *ra,
            unsigned keep)
 {
-  size_t size = padded (n);
-  return count_alloc_as (site, size ? SYS_HOT (malloc, (size)) : NULL, n,
-                         MP_SOURCE_MALLOC, ra, keep);
+  size_t size;
+  void *p = NULL;
+  /* The carry of the add: one test.  */
+  if (MP_LIKELY (!__builtin_add_overflow (n, TRAILER, &size)))
+    p = SYS_HOT (malloc, (size));
+  else
+    errno = ENOMEM;
+  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC, ra, keep);
 }
 
 void *
@@ -728,7 +733,7 @@ mp_free_foreign (void *p, const void *ra)
 MP_API void
 __mp_free (void *p, const struct mp_site *site)
 {
-  mp_free_at (p, site);
+  free_as (p, site, MP_STATS_EVERY);
 }
 
 /* The lean entries (entry.h): __mp_NAME_wW counts on its fast path only
