@@ -683,10 +683,10 @@ mp_free_at (void *p, const struct mp_site *site)
    the cache says that the runtime counts: mp_foreign_site is called
    only when it does (mp_interpose_counting), and it does from then on
    (mp_interpose_setup runs once).  */
-static inline const struct mp_site *
-counting_site (const void *ra)
+static inline __attribute__ ((always_inline)) const struct mp_foreign_entry *
+counting_entry (const void *ra)
 {
-  return MP_LIKELY (mp_quiet == 0) ? mp_foreign_cached (ra) : NULL;
+  return MP_LIKELY (mp_quiet == 0) ? mp_foreign_entry (ra) : NULL;
 }
 
 static void * __attribute__ ((noinline))
@@ -700,10 +700,10 @@ malloc_foreign_slow (size_t n, const void *ra)
 void *
 mp_malloc_foreign (size_t n, const void *ra)
 {
-  const struct mp_site *site = counting_site (ra);
-  if (MP_UNLIKELY (site == NULL))
+  const struct mp_foreign_entry *e = counting_entry (ra);
+  if (MP_UNLIKELY (e == NULL))
     return malloc_foreign_slow (n, ra);
-  return malloc_as (n, site, ra, MP_STATS_EVERY);
+  return malloc_as (n, e->site, ra, MP_STATS_EVERY);
 }
 
 /* A block of ours freed while quiet is still counted: it was the
@@ -722,11 +722,11 @@ mp_free_foreign (void *p, const void *ra)
 {
   if (p == NULL)
     return;
-  const struct mp_site *site = counting_site (ra);
-  if (MP_UNLIKELY (site == NULL))
+  const struct mp_foreign_entry *e = counting_entry (ra);
+  if (MP_UNLIKELY (e == NULL))
     free_foreign_slow (p, ra);
   else
-    free_as (p, site, MP_STATS_EVERY);
+    free_as (p, e->site, MP_STATS_EVERY);
 }
 #endif
 
