@@ -33,6 +33,10 @@
 #ifndef MP_ASAN
 # include "foreign.h"
 # include "interpose.h"
+/* This file's interposed malloc and free (below), weak from the first
+   use of their names.  */
+MP_INTERPOSE void *(malloc) (size_t);
+MP_INTERPOSE void (free) (void *);
 #endif
 
 #define TRAILER MP_TRAILER
@@ -675,14 +679,14 @@ mp_free_at (void *p, const struct mp_site *site)
 }
 
 #ifndef MP_ASAN
-/* The interposed malloc and free (interpose.c), called from RA: here,
-   where the fast paths inline, so that interpose.c's are a jump.  The
-   common case, a thread not quiet whose cache has RA's site, makes no
-   call but the allocator's; the rest goes to the slow paths, by a tail
-   call, so that the fast ones save no registers for them.  A site in
-   the cache says that the runtime counts: mp_foreign_site is called
-   only when it does (mp_interpose_counting), and it does from then on
-   (mp_interpose_setup runs once).  */
+/* The interposed malloc and free, interpose.c's others: here, where
+   the fast paths inline.  The common case, a thread not quiet whose
+   cache has the site of the return address, makes no call but the
+   allocator's; the rest goes to the slow paths, by a tail call, so that
+   the fast ones save no registers for them, and those read the return
+   address again.  A site in the cache says that the runtime counts:
+   mp_foreign_site is called only when it does (mp_interpose_counting),
+   and it does from then on (mp_interpose_setup runs once).  */
 static inline __attribute__ ((always_inline)) const struct mp_foreign_entry *
 counting_entry (const void *ra)
 {
@@ -697,13 +701,14 @@ malloc_foreign_slow (size_t n, const void *ra)
   return mp_malloc_at (n, mp_foreign_site (ra, MP_FOREIGN_MALLOC), ra);
 }
 
-void *
-mp_malloc_foreign (size_t n, const void *ra)
+/* (malloc): alloc.h's macro stands for glibc's in the runtime's calls.  */
+MP_INTERPOSE void *
+(malloc) (size_t n)
 {
-  const struct mp_foreign_entry *e = counting_entry (ra);
+  const struct mp_foreign_entry *e = counting_entry (MP_RA);
   if (MP_UNLIKELY (e == NULL))
-    return malloc_foreign_slow (n, ra);
-  return malloc_as (n, e->site, ra, MP_STATS_EVERY);
+    return malloc_foreign_slow (n, MP_RA);
+  return malloc_as (n, e->site, RA_HERE, MP_STATS_EVERY);
 }
 
 /* A block of ours freed while quiet is still counted: it was the
@@ -717,17 +722,20 @@ free_foreign_slow (void *p, const void *ra)
     mp_free_at (p, mp_foreign_site (ra, MP_FOREIGN_FREE));
 }
 
-void
-mp_free_foreign (void *p, const void *ra)
+MP_INTERPOSE void
+(free) (void *p)
 {
   if (p == NULL)
     return;
-  const struct mp_foreign_entry *e = counting_entry (ra);
+  const struct mp_foreign_entry *e = counting_entry (MP_RA);
   if (MP_UNLIKELY (e == NULL))
-    free_foreign_slow (p, ra);
+    free_foreign_slow (p, MP_RA);
   else
     free_as (p, e->site, MP_STATS_EVERY);
 }
+
+OWN (malloc);
+OWN (free);
 #endif
 
 MP_API void
@@ -775,16 +783,17 @@ realloc_failed (struct mp_site_counts *c, void *p, size_t old, size_t slack,
   return NULL;
 }
 
-/* The realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,
-   called from RA, returned Q, which T counts at C and tags.  The words
-   it adds are allocated words: they are sampled as a block of their
-   own, which Q stands for.  */
+/* The realloc of one of our blocks of OLD bytes and SLACK to N > 0,
+   called from RA, returned Q, IN_PLACE or not, which T counts at C and
+   tags.  The words it adds are allocated words: they are sampled as a
+   block of their own, which Q stands for.  */
 static void * __attribute__ ((noinline))
-realloc_done (struct mp_thread *t, struct mp_site_counts *c, void *p,
-              void *q, size_t old, size_t slack, size_t n, const void *ra)
+realloc_done (struct mp_thread *t, struct mp_site_counts *c, void *q,
+              int in_place, size_t old, size_t slack, size_t n,
+              const void *ra)
 {
   int64_t new_slack = tag_block (q, n);
-  mp_count_realloc (c, p == q, old, n);
+  mp_count_realloc (c, in_place, old, n);
   if (new_slack < 0)
     {
       mp_note_free (t, (int64_t) old, (int64_t) slack);
@@ -814,7 +823,7 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
   if (q == NULL)
     return realloc_failed (c, p, old, slack, n, e);
   mp_tracked_end (t, e);
-  return realloc_done (t, c, p, q, old, slack, n, ra);
+  return realloc_done (t, c, q, p == q, old, slack, n, ra);
 }
 
 /* realloc of P to N at SITE, called from RA: the general path.  */
@@ -878,7 +887,7 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
                                                  : 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
   if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
-    return realloc_done (t, c, p, q, old, slack, n,
+    return realloc_done (t, c, q, p == q, old, slack, n,
                          ra != RA_HERE ? ra : MP_RA);
   uint64_t tag = make_tag (q, new_slack);
   memcpy ((char *) q + usable, &tag, sizeof tag);
