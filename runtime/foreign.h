@@ -22,40 +22,53 @@ const struct mp_site *mp_foreign_site_slow (const void *ra,
 
 /* The site of the call of CALL that returns to RA: a cache of the
    thread's first, then the table of every foreign site.  The cache has
-   sets of two entries, the one used last first, found by a
-   multiplicative hash of RA.  A program's busy calls of malloc and
-   free, unrolled and inlined, are some tens of return addresses: three
-   of forty share one of 512 sets (and slow every call of theirs) in
-   one program in thirty; of 64 sets, in most.  16 KiB a thread.  */
+   sets of two entries, the one used last first, found by bits 4 to 12
+   of RA, which take two instructions where a hash took five.  A
+   program's busy calls of malloc and free, unrolled and inlined, are
+   some tens of return addresses, mostly close together: those less than
+   8 KiB apart are in sets of their own but for two calls in the same
+   16 bytes, which share one; those further apart share sets as by a
+   hash, three of forty in one set (which slows every call of theirs)
+   in one program in thirty.  16 KiB a thread.  */
 #define MP_FOREIGN_SET_BITS 9
 #define MP_FOREIGN_CACHE (2 << MP_FOREIGN_SET_BITS)
 struct mp_foreign_entry
 {
   const void *ra;
-  const struct mp_site *site;
+  const struct mp_site *site;   /* not NULL where ra is set */
 };
 extern __thread struct mp_foreign_entry mp_foreign_cache[MP_FOREIGN_CACHE]
   __attribute__ ((tls_model ("initial-exec")));
 
-/* The set of RA: its two entries.  */
+/* The set of RA: its two entries, at byte offset 32 times bits 4 to 12
+   of RA, that is RA doubled, masked.  */
 static inline struct mp_foreign_entry *
 mp_foreign_set (const void *ra)
 {
-  return &mp_foreign_cache[2 * (((uintptr_t) ra
-                                 * UINT64_C (0x9e3779b97f4a7c15))
-                                >> (64 - MP_FOREIGN_SET_BITS))];
+  uintptr_t offset = ((uintptr_t) ra << 1)
+                     & (((uintptr_t) 1 << MP_FOREIGN_SET_BITS) - 1)
+                       * 2 * sizeof (struct mp_foreign_entry);
+  return (struct mp_foreign_entry *) ((char *) mp_foreign_cache + offset);
+}
+
+/* The entry of RA if the thread's cache has it, else NULL.  */
+static inline const struct mp_foreign_entry *
+mp_foreign_entry (const void *ra)
+{
+  struct mp_foreign_entry *e = mp_foreign_set (ra);
+  if (MP_LIKELY (e[0].ra == ra))
+    return &e[0];
+  if (MP_LIKELY (e[1].ra == ra))
+    return &e[1];
+  return NULL;
 }
 
 /* The site of RA if the thread's cache has it, else NULL.  */
 static inline const struct mp_site *
 mp_foreign_cached (const void *ra)
 {
-  struct mp_foreign_entry *e = mp_foreign_set (ra);
-  if (MP_LIKELY (e[0].ra == ra))
-    return e[0].site;
-  if (MP_LIKELY (e[1].ra == ra))
-    return e[1].site;
-  return NULL;
+  const struct mp_foreign_entry *e = mp_foreign_entry (ra);
+  return e != NULL ? e->site : NULL;
 }
 
 static inline const struct mp_site *

@@ -9,7 +9,9 @@
    C library's own calls included, as a malloc replacement's do.  Each
    forwards to glibc's allocator (__libc_malloc and its kin) through
    libc.c, which counts and tags the block as it does for a rewritten
-   call, at a site of the calling address (foreign.c).  So every
+   call, at a site of the calling address (foreign.c); malloc and free,
+   the calls made most, are libc.c's own, where its fast paths inline
+   with no call between.  So every
    allocation is counted once: the rewritten calls go to libc.c
    directly and never come here.
 
@@ -62,21 +64,8 @@ mp_interpose_start (void)
   return mp_interposing ();
 }
 
-/* Weak, so that a program's own malloc wins.  */
-#define MP_INTERPOSE __attribute__ ((visibility ("default"), weak))
-/* OWN (NAME): libc.h's mp_interposed_NAME, this file's NAME whoever wins.  */
-#define OWN(name) \
-  extern __typeof__ (name) mp_interposed_##name \
-    __attribute__ ((alias (#name), copy (name), visibility ("hidden")))
-
 #define RA __builtin_return_address (0)
 #define SITE(call) mp_foreign_site (RA, call)
-
-MP_INTERPOSE void *
-malloc (size_t n)
-{
-  return mp_malloc_foreign (n, RA);
-}
 
 MP_INTERPOSE void *
 calloc (size_t nmemb, size_t size)
@@ -84,12 +73,6 @@ calloc (size_t nmemb, size_t size)
   if (MP_UNLIKELY (!mp_interpose_counting ()))
     return __libc_calloc (nmemb, size);
   return mp_calloc_at (nmemb, size, SITE (MP_FOREIGN_CALLOC), RA);
-}
-
-MP_INTERPOSE void
-free (void *p)
-{
-  mp_free_foreign (p, RA);
 }
 
 /* A block of ours reallocated while quiet is still counted: it was the
@@ -168,10 +151,8 @@ malloc_usable_size (void *p)
   return mp_usable_size (p);
 }
 
-OWN (malloc);
 OWN (calloc);
 OWN (realloc);
-OWN (free);
 OWN (memalign);
 OWN (valloc);
 OWN (pvalloc);

@@ -15,6 +15,15 @@ int mp_interposing (void);
    NULL if they are.  */
 const char *mp_interpose_off_reason (void);
 
+/* The attributes of the functions the runtime puts in front of the C
+   library's: weak, so that a program's own malloc wins.  OWN (NAME)
+   declares libc.h's mp_interposed_NAME, the runtime's NAME whoever
+   wins, in the file that defines NAME.  */
+#define MP_INTERPOSE __attribute__ ((visibility ("default"), weak))
+#define OWN(name) \
+  extern __typeof__ (name) mp_interposed_##name \
+    __attribute__ ((alias (#name), copy (name), visibility ("hidden")))
+
 /* 0 before the runtime has started, 1 counting, 2 not counting
    (MEMPROF's interpose=0).  Written once by mp_interpose_setup, under
    mp_init's once.  */

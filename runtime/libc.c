@@ -33,6 +33,10 @@
 #ifndef MP_ASAN
 # include "foreign.h"
 # include "interpose.h"
+/* This file's interposed malloc and free (below), weak from the first
+   use of their names.  */
+MP_INTERPOSE void *(malloc) (size_t);
+MP_INTERPOSE void (free) (void *);
 #endif
 
 #define TRAILER MP_TRAILER
@@ -281,15 +285,14 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
   uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
-  /* One sign tests both: id - 1 is negative as an int for id 0 alone,
-     as sites number fewer than 2^31 (MP_MAX_SITES).  */
+  /* One sign tests both: id - 1, widened first, is negative for id 0
+     alone.  */
   if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK
-                   || (left | (int32_t) (id - 1)) < 0))
+                   || (left | ((int64_t) id - 1)) < 0))
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
-  struct mp_site_counts *c
-    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  struct mp_site_counts *c = mp_counts_of (t, id);
   if (keep & MP_KEEP_CALLS)
     mp_own_add (&c->c[SC_NUM_ALLOCATE], 1);
   if (keep & MP_STAT_BIT (bytesAllocated))
@@ -399,9 +402,14 @@ static inline __attribute__ ((always_inline)) void *
 malloc_as (size_t n, const struct mp_site *site, const void *ra,
            unsigned keep)
 {
-  size_t size = padded (n);
-  return count_alloc_as (site, size ? SYS_HOT (malloc, (size)) : NULL, n,
-                         MP_SOURCE_MALLOC, ra, keep);
+  size_t size;
+  void *p = NULL;
+  /* The carry of the add: one test.  */
+  if (MP_LIKELY (!__builtin_add_overflow (n, TRAILER, &size)))
+    p = SYS_HOT (malloc, (size));
+  else
+    errno = ENOMEM;
+  return count_alloc_as (site, p, n, MP_SOURCE_MALLOC, ra, keep);
 }
 
 void *
@@ -576,16 +584,12 @@ count_free (struct mp_thread *t, struct mp_site_counts *c, size_t n,
   mp_note_free (t, (int64_t) n, (int64_t) slack);
 }
 
-/* The fast path of a free of P at SITE, in the common case only: P is
-   an untracked block of ours in a glibc chunk of its own, the site is
-   numbered, and bytesUsed is far from a flush.  Return 0 with nothing
-   done otherwise.  It counts what KEEP names, as alloc_fast.  */
+/* Whether P, not NULL, is an untracked block of ours in a glibc chunk
+   of its own (not mmapped), for the fast paths: then *N is its request
+   and *SLACK its slack, and its tag ends its usable bytes.  */
 static inline __attribute__ ((always_inline)) int
-free_fast (void *p, const struct mp_site *site, unsigned keep)
+fast_block (void *p, size_t *n, uint64_t *slack)
 {
-  struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (t == NULL || p == NULL))
-    return 0;
   size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
   size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
   if (MP_UNLIKELY ((h & 2) != 0 || (h & ~(size_t) 7) < 2 * sizeof (size_t)
@@ -596,17 +600,32 @@ free_fast (void *p, const struct mp_site *site, unsigned keep)
   /* A tracked block's tag has TRACKED set, which make_tag's, of the
      slack alone, has not: it fails the one compare, as a foreign
      block's does.  */
-  uint64_t slack = tag & SLACK_MASK;
-  size_t n = usable - slack;
+  *slack = tag & SLACK_MASK;
+  *n = usable - *slack;
+  return *slack <= usable && tag == make_tag (p, *slack);
+}
+
+/* The fast path of a free of P at SITE, in the common case only: P is
+   an untracked block of ours in a glibc chunk of its own, the site is
+   numbered, and bytesUsed is far from a flush.  Return 0 with nothing
+   done otherwise.  It counts what KEEP names, as alloc_fast.  */
+static inline __attribute__ ((always_inline)) int
+free_fast (void *p, const struct mp_site *site, unsigned keep)
+{
+  struct mp_thread *t = mp_fast_tls;
+  if (MP_UNLIKELY (t == NULL || p == NULL))
+    return 0;
+  size_t n;
+  uint64_t slack;
+  if (MP_UNLIKELY (!fast_block (p, &n, &slack)))
+    return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int used = (keep & MP_KEEP_USED) != 0;
   int64_t d = used ? mp_own_get (&t->used_delta) - (int64_t) n : 0;
-  if (MP_UNLIKELY (slack > usable || tag != make_tag (p, slack) || id == 0
-                   || d < -MP_USED_FLUSH))
+  if (MP_UNLIKELY (id == 0 || d < -MP_USED_FLUSH))
     return 0;
-  memset ((char *) p + usable, 0, sizeof tag);
-  struct mp_site_counts *c
-    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  memset ((char *) p + n + slack, 0, sizeof (uint64_t));
+  struct mp_site_counts *c = mp_counts_of (t, id);
   if (keep & MP_STAT_BIT (numDeallocate))
     mp_own_add (&c->c[SC_NUM_DEALLOCATE], 1);
   if (keep & MP_STAT_BIT (bytesContracted))
@@ -660,18 +679,18 @@ mp_free_at (void *p, const struct mp_site *site)
 }
 
 #ifndef MP_ASAN
-/* The interposed malloc and free (interpose.c), called from RA: here,
-   where the fast paths inline, so that interpose.c's are a jump.  The
-   common case, a thread not quiet whose cache has RA's site, makes no
-   call but the allocator's; the rest goes to the slow paths, by a tail
-   call, so that the fast ones save no registers for them.  A site in
-   the cache says that the runtime counts: mp_foreign_site is called
-   only when it does (mp_interpose_counting), and it does from then on
-   (mp_interpose_setup runs once).  */
-static inline const struct mp_site *
-counting_site (const void *ra)
+/* The interposed malloc and free, interpose.c's others: here, where
+   the fast paths inline.  The common case, a thread not quiet whose
+   cache has the site of the return address, makes no call but the
+   allocator's; the rest goes to the slow paths, by a tail call, so that
+   the fast ones save no registers for them, and those read the return
+   address again.  A site in the cache says that the runtime counts:
+   mp_foreign_site is called only when it does (mp_interpose_counting),
+   and it does from then on (mp_interpose_setup runs once).  */
+static inline __attribute__ ((always_inline)) const struct mp_foreign_entry *
+counting_entry (const void *ra)
 {
-  return MP_LIKELY (mp_quiet == 0) ? mp_foreign_cached (ra) : NULL;
+  return MP_LIKELY (mp_quiet == 0) ? mp_foreign_entry (ra) : NULL;
 }
 
 static void * __attribute__ ((noinline))
@@ -682,13 +701,14 @@ malloc_foreign_slow (size_t n, const void *ra)
   return mp_malloc_at (n, mp_foreign_site (ra, MP_FOREIGN_MALLOC), ra);
 }
 
-void *
-mp_malloc_foreign (size_t n, const void *ra)
+/* (malloc): alloc.h's macro stands for glibc's in the runtime's calls.  */
+MP_INTERPOSE void *
+(malloc) (size_t n)
 {
-  const struct mp_site *site = counting_site (ra);
-  if (MP_UNLIKELY (site == NULL))
-    return malloc_foreign_slow (n, ra);
-  return malloc_as (n, site, ra, MP_STATS_EVERY);
+  const struct mp_foreign_entry *e = counting_entry (MP_RA);
+  if (MP_UNLIKELY (e == NULL))
+    return malloc_foreign_slow (n, MP_RA);
+  return malloc_as (n, e->site, RA_HERE, MP_STATS_EVERY);
 }
 
 /* A block of ours freed while quiet is still counted: it was the
@@ -702,23 +722,26 @@ free_foreign_slow (void *p, const void *ra)
     mp_free_at (p, mp_foreign_site (ra, MP_FOREIGN_FREE));
 }
 
-void
-mp_free_foreign (void *p, const void *ra)
+MP_INTERPOSE void
+(free) (void *p)
 {
   if (p == NULL)
     return;
-  const struct mp_site *site = counting_site (ra);
-  if (MP_UNLIKELY (site == NULL))
-    free_foreign_slow (p, ra);
+  const struct mp_foreign_entry *e = counting_entry (MP_RA);
+  if (MP_UNLIKELY (e == NULL))
+    free_foreign_slow (p, MP_RA);
   else
-    free_as (p, site, MP_STATS_EVERY);
+    free_as (p, e->site, MP_STATS_EVERY);
 }
+
+OWN (malloc);
+OWN (free);
 #endif
 
 MP_API void
 __mp_free (void *p, const struct mp_site *site)
 {
-  mp_free_at (p, site);
+  free_as (p, site, MP_STATS_EVERY);
 }
 
 /* The lean entries (entry.h): __mp_NAME_wW counts on its fast path only
@@ -746,30 +769,31 @@ LEAN_ENTRIES (4)
 LEAN_ENTRIES (5)
 LEAN_ENTRIES (6)
 
-/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,
-   called from RA; E is its tracked entry, if any: a realloc that works
-   ends the block as it was, one that fails leaves it as it was.  The
-   words it adds are allocated words: they are sampled as a block of
-   their own, which the result stands for.  */
-static void *
-realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
-              size_t old, size_t slack, size_t n, struct mp_tracked *e,
+/* The realloc of P, one of our blocks of OLD bytes and SLACK, its tag
+   cleared, to N > 0 failed: P is left as it was, tracked if E is its
+   entry.  */
+static void * __attribute__ ((noinline))
+realloc_failed (struct mp_site_counts *c, void *p, size_t old, size_t slack,
+                size_t n, struct mp_tracked *e)
+{
+  retag_block (p, old, slack, e != NULL);
+  mp_tracked_keep (e);
+  if (n > old)
+    mp_add (&c->c[SC_NUM_EXPAND], 1);
+  return NULL;
+}
+
+/* The realloc of one of our blocks of OLD bytes and SLACK to N > 0,
+   called from RA, returned Q, IN_PLACE or not, which T counts at C and
+   tags.  The words it adds are allocated words: they are sampled as a
+   block of their own, which Q stands for.  */
+static void * __attribute__ ((noinline))
+realloc_done (struct mp_thread *t, struct mp_site_counts *c, void *q,
+              int in_place, size_t old, size_t slack, size_t n,
               const void *ra)
 {
-  mp_add (&c->c[SC_NUM_REALLOCATE], 1);
-  size_t size = padded (n);
-  void *q = size ? SYS_HOT (realloc, (p, size)) : NULL;
-  if (q == NULL)
-    {
-      retag_block (p, old, slack, e != NULL);
-      mp_tracked_keep (e);
-      if (n > old)
-        mp_add (&c->c[SC_NUM_EXPAND], 1);
-      return NULL;
-    }
-  mp_tracked_end (t, e);
   int64_t new_slack = tag_block (q, n);
-  mp_count_realloc (c, p == q, old, n);
+  mp_count_realloc (c, in_place, old, n);
   if (new_slack < 0)
     {
       mp_note_free (t, (int64_t) old, (int64_t) slack);
@@ -785,12 +809,30 @@ realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
   return q;
 }
 
-void *
-mp_realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
+/* realloc of P, one of our blocks of OLD bytes and SLACK, to N > 0,
+   called from RA; E is its tracked entry, if any: a realloc that works
+   ends the block as it was, one that fails leaves it as it was.  */
+static void *
+realloc_ours (struct mp_thread *t, struct mp_site_counts *c, void *p,
+              size_t old, size_t slack, size_t n, struct mp_tracked *e,
+              const void *ra)
 {
-  struct mp_thread *t = mp_self ();
+  mp_add (&c->c[SC_NUM_REALLOCATE], 1);
+  size_t size = padded (n);
+  void *q = size ? SYS_HOT (realloc, (p, size)) : NULL;
+  if (q == NULL)
+    return realloc_failed (c, p, old, slack, n, e);
+  mp_tracked_end (t, e);
+  return realloc_done (t, c, q, p == q, old, slack, n, ra);
+}
+
+/* realloc of P to N at SITE, called from RA: the general path.  */
+static void * __attribute__ ((noinline))
+realloc_slow (void *p, size_t n, const struct mp_site *site, const void *ra)
+{
   if (p == NULL)
     return mp_malloc_at (n, site, ra);
+  struct mp_thread *t = self_for_slow_path ();
   struct mp_site_counts *c = mp_counts (t, site);
   size_t old, slack;
   int ours = untag_block (p, &old, &slack);
@@ -810,10 +852,62 @@ mp_realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
   return realloc_ours (t, c, p, old, slack, n, e, ra);
 }
 
+/* realloc of P to N at SITE, called from RA (RA_HERE: the caller's),
+   with a fast path for the common case: P an untracked block of ours in
+   a glibc chunk of its own, N neither 0 nor too big, the site numbered;
+   and, once the allocator has returned, a block Q of the same kind with
+   a slack the tag can hold and no sample due in the words it adds.
+   Anything else, or a failure, goes on to the general path's parts,
+   which count the same.  */
+static inline __attribute__ ((always_inline)) void *
+realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
+{
+  struct mp_thread *t = mp_fast_tls;
+  size_t old;
+  uint64_t slack;
+  /* N - 1 wraps for 0, which frees P.  */
+  if (MP_UNLIKELY (t == NULL || p == NULL || n - 1 >= SIZE_MAX - TRAILER
+                   || !fast_block (p, &old, &slack)))
+    return realloc_slow (p, n, site, ra != RA_HERE ? ra : MP_RA);
+  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  if (MP_UNLIKELY (id == 0))
+    return realloc_slow (p, n, site, ra != RA_HERE ? ra : MP_RA);
+  /* Untagged first, as untag_block does: a block the allocator frees
+     keeps no tag.  */
+  memset ((char *) p + old + slack, 0, sizeof (uint64_t));
+  struct mp_site_counts *c = mp_counts_of (t, id);
+  mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
+  void *q = SYS_HOT (realloc, (p, n + TRAILER));
+  if (MP_UNLIKELY (q == NULL))
+    return realloc_failed (c, p, old, slack, n, NULL);
+  size_t h = *(const size_t *) ((uintptr_t) q - sizeof (size_t));
+  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
+  uint64_t new_slack = usable - n;
+  uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
+                                                 : 0;
+  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
+  if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
+    return realloc_done (t, c, q, p == q, old, slack, n,
+                         ra != RA_HERE ? ra : MP_RA);
+  uint64_t tag = make_tag (q, new_slack);
+  memcpy ((char *) q + usable, &tag, sizeof tag);
+  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
+  mp_count_realloc (c, p == q, old, n);
+  mp_note_alloc (t, (int64_t) n - (int64_t) old,
+                 (int64_t) new_slack - (int64_t) slack);
+  return q;
+}
+
+void *
+mp_realloc_at (void *p, size_t n, const struct mp_site *site, const void *ra)
+{
+  return realloc_as (p, n, site, ra);
+}
+
 MP_API void *
 __mp_realloc (void *p, size_t n, const struct mp_site *site)
 {
-  return mp_realloc_at (p, n, site, MP_RA);
+  return realloc_as (p, n, site, RA_HERE);
 }
 
 void *

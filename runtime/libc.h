@@ -60,10 +60,6 @@ void *mp_interposed_memalign (size_t, size_t);
 void *mp_interposed_valloc (size_t);
 void *mp_interposed_pvalloc (size_t);
 size_t mp_interposed_malloc_usable_size (void *);
-/* The bodies of interpose.c's malloc and free, whose calls return to
-   RA: counted if the thread is not quiet, at RA's foreign site.  */
-void *mp_malloc_foreign (size_t n, const void *ra);
-void mp_free_foreign (void *p, const void *ra);
 #endif
 
 void mp_libc_setup (uint64_t seed);

@@ -316,34 +316,10 @@ mp_site_sum (unsigned id, int64_t out[SC_COUNT])
   memset (out, 0, SC_COUNT * sizeof *out);
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
     {
-      const struct mp_site_counts *c
-        = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+      const struct mp_site_counts *c = mp_counts_of (t, id);
       for (int i = 0; i < SC_COUNT; i++)
         out[i] += mp_get_counter (&c->c[i]);
     }
-}
-
-/* Count at C, counters of the calling thread's, a successful realloc
-   from OLD to N bytes, IN_PLACE or not, in D's terms: growth is an
-   expansion (in place, an expansion that succeeded) and counts as
-   allocated bytes.  */
-void
-mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old, size_t n)
-{
-  size_t kept = old < n ? old : n;
-  mp_own_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
-  mp_own_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], in_place);
-  mp_own_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED],
-              (int64_t) kept);
-  if (n > old)
-    {
-      mp_own_add (&c->c[SC_NUM_EXPAND], 1);
-      mp_own_add (&c->c[SC_NUM_EXPAND_OK], in_place);
-      mp_own_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
-      mp_own_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
-    }
-  else
-    mp_own_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
 }
 
 /* See fork.c.  */

@@ -47,8 +47,6 @@ extern struct mp_site mp_unknown_site;
 unsigned mp_site_number (const struct mp_site *site);
 struct mp_thread;
 struct mp_thread *mp_sites_new_record (void);
-void mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
-                       size_t n);
 
 /* Sum the counters of one site over all threads; IDs from 1.  */
 void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);

@@ -139,6 +139,13 @@ mp_own_get (const mp_counter *c)
   return *(const mp_own_counter *) c;
 }
 
+/* The counters of site number ID in T.  */
+static inline __attribute__ ((always_inline)) struct mp_site_counts *
+mp_counts_of (struct mp_thread *t, unsigned id)
+{
+  return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+}
+
 /* The counters of SITE in T.  */
 static inline struct mp_site_counts *
 mp_counts (struct mp_thread *t, const struct mp_site *site)
@@ -146,7 +153,32 @@ mp_counts (struct mp_thread *t, const struct mp_site *site)
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (id == 0))
     id = mp_site_number (site);
-  return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  return mp_counts_of (t, id);
+}
+
+/* Count at C, counters of the calling thread's, a successful realloc
+   from OLD to N bytes, IN_PLACE or not, in D's terms: growth is an
+   expansion (in place, an expansion that succeeded) and counts as
+   allocated bytes.  Inline: the malloc family's realloc counts it on
+   its fast path (libc.c).  */
+static inline __attribute__ ((always_inline)) void
+mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
+                  size_t n)
+{
+  size_t kept = old < n ? old : n;
+  mp_own_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
+  mp_own_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], in_place);
+  mp_own_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED],
+              (int64_t) kept);
+  if (n > old)
+    {
+      mp_own_add (&c->c[SC_NUM_EXPAND], 1);
+      mp_own_add (&c->c[SC_NUM_EXPAND_OK], in_place);
+      mp_own_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
+      mp_own_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
+    }
+  else
+    mp_own_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
 }
 
 /* T's young log's limit (struct mp_young), after a change to what
