@@ -2,6 +2,7 @@
    quiet depth, and string copies that do not go through the C
    library's strdup, which would call the program's malloc.  */
 
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
 

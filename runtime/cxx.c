@@ -437,15 +437,18 @@ foreign (enum form op, const void *ra)
   return mp_foreign_site (ra, calls[(f & F_ARRAY) + (f & F_DELETE ? 2 : 0)]);
 }
 
+#ifndef MP_ASAN
 /* An uncounted call, from the runtime's quiet work or with interpose=0:
    libstdc++'s operator, and for a delete, libc.c's free of a block of
-   the program's.  */
+   the program's.  Only the interposed operators, which ASan's build
+   leaves out, make one.  */
 static void *
 quiet_new (enum form op, size_t n, size_t align, const void *nt)
 {
   mode_of (op);
   return call_new (op, real_of (op), n, align, nt);
 }
+#endif
 
 #define RA __builtin_return_address (0)
 #define MP_INTERPOSE __attribute__ ((visibility ("default"), weak))
