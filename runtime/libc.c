@@ -278,15 +278,15 @@ static inline __attribute__ ((always_inline)) int
 alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
 {
   struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (t == NULL || p == NULL || t->user_site != NULL))
+  if (MP_UNLIKELY (p == NULL || t->user_site != NULL))
     return 0;
   size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
   size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
   uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
-  /* One sign tests both: id - 1, widened first, is negative for id 0
-     alone.  */
+  /* One sign tests both, and mp_no_fast_thread's MP_NO_FAST: id - 1,
+     widened first, is negative for id 0 alone.  */
   if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK
                    || (left | ((int64_t) id - 1)) < 0))
     return 0;
@@ -613,14 +613,15 @@ static inline __attribute__ ((always_inline)) int
 free_fast (void *p, const struct mp_site *site, unsigned keep)
 {
   struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (t == NULL || p == NULL))
+  int used = (keep & MP_KEEP_USED) != 0;
+  /* mp_no_fast_thread fails the test of D; without it, its own.  */
+  if (MP_UNLIKELY (p == NULL || (!used && t == &mp_no_fast_thread)))
     return 0;
   size_t n;
   uint64_t slack;
   if (MP_UNLIKELY (!fast_block (p, &n, &slack)))
     return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
-  int used = (keep & MP_KEEP_USED) != 0;
   int64_t d = used ? mp_own_get (&t->used_delta) - (int64_t) n : 0;
   if (MP_UNLIKELY (id == 0 || d < -MP_USED_FLUSH))
     return 0;
@@ -866,7 +867,8 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   size_t old;
   uint64_t slack;
   /* N - 1 wraps for 0, which frees P.  */
-  if (MP_UNLIKELY (t == NULL || p == NULL || n - 1 >= SIZE_MAX - TRAILER
+  if (MP_UNLIKELY (t == &mp_no_fast_thread || p == NULL
+                   || n - 1 >= SIZE_MAX - TRAILER
                    || !fast_block (p, &old, &slack)))
     return realloc_slow (p, n, site, ra != RA_HERE ? ra : MP_RA);
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);

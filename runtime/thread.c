@@ -19,7 +19,10 @@
 #include <gc.h>
 
 __thread struct mp_thread *mp_self_tls __attribute__ ((tls_model ("initial-exec")));
-__thread struct mp_thread *mp_fast_tls __attribute__ ((tls_model ("initial-exec")));
+struct mp_thread mp_no_fast_thread = { .used_delta = MP_NO_FAST,
+                                       .sample_left = MP_NO_FAST };
+__thread struct mp_thread *mp_fast_tls __attribute__ ((tls_model ("initial-exec")))
+  = &mp_no_fast_thread;
 __thread struct mp_thread *mp_gc_tls __attribute__ ((tls_model ("initial-exec")));
 
 /* All records ever made, newest first (see internal.h).  */
@@ -67,7 +70,8 @@ thread_exit (void *arg)
   t->user_site = NULL;
   mp_callback_abandon (t);      /* the thread may exit from a callback */
   mp_eventlog_thread_exit ();
-  mp_self_tls = mp_fast_tls = mp_gc_tls = NULL;
+  mp_self_tls = mp_gc_tls = NULL;
+  mp_fast_tls = &mp_no_fast_thread;
   atomic_store_explicit (&t->in_use, 0, memory_order_release);
 }
 

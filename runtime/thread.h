@@ -94,10 +94,18 @@ extern __thread struct mp_thread *mp_self_tls
 
 /* The calling thread's record when the malloc family's fast paths may
    run in it (libc.c, which sets it on a slow path once it knows the
-   allocator's chunk layout), NULL otherwise: those paths test one
-   pointer for both.  Cleared with mp_self_tls at thread exit.  */
+   allocator's chunk layout), &mp_no_fast_thread otherwise, never NULL.
+   Reset with mp_self_tls at thread exit.  */
 extern __thread struct mp_thread *mp_fast_tls
   __attribute__ ((tls_model ("initial-exec")));
+
+/* The record of no thread that mp_fast_tls names until the fast paths
+   may run: its sample_left and used_delta, MP_NO_FAST, fail the sign
+   tests that the fast paths make anyway (a sample due, bytesUsed far
+   below its last flush), so that they test no pointer.  Not in
+   mp_threads; nothing writes it.  */
+extern struct mp_thread mp_no_fast_thread;
+#define MP_NO_FAST (-((int64_t) 1 << 62))
 
 /* The calling thread's record once the thread is known to Boehm
    (boehm.c's mp_gc_self_slow), NULL otherwise: the GC family's
