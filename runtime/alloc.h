@@ -56,16 +56,24 @@ extern void *__libc_pvalloc (size_t);
    it needs no record (it works before the runtime starts).  */
 extern __thread int mp_quiet __attribute__ ((tls_model ("initial-exec")));
 
+/* Swap the thread's cache of foreign sites (foreign.h) for an empty
+   one while it is quiet (ON), back when it is not: the interposed
+   malloc and free then test no depth, a miss in the empty cache sends
+   them to their slow paths, which do.  */
+void mp_foreign_quiet (int on);
+
 static inline void
 mp_quiet_begin (void)
 {
-  mp_quiet++;
+  if (mp_quiet++ == 0)
+    mp_foreign_quiet (1);
 }
 
 static inline void
 mp_quiet_end (void)
 {
-  mp_quiet--;
+  if (--mp_quiet == 0)
+    mp_foreign_quiet (0);
 }
 
 /* A copy of S in the runtime's own memory, or NULL.  */

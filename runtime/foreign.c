@@ -8,7 +8,9 @@
    The sites are in a hash table by address, under `lock', and never
    freed (the site table points to them).  Each thread keeps a cache of
    the latest it used, so that a call usually finds its site without the
-   lock.  */
+   lock; the lookups read it through mp_foreign_sets, which names an
+   empty cache while the thread is quiet: the fast paths' one test of
+   the cache is also that of quiet.  */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -28,6 +30,16 @@ struct foreign
 
 __thread struct mp_foreign_entry mp_foreign_cache[MP_FOREIGN_CACHE]
   __attribute__ ((tls_model ("initial-exec")));
+/* Read-only, in no section that Boehm scans.  */
+const struct mp_foreign_entry mp_foreign_none[MP_FOREIGN_CACHE];
+__thread const struct mp_foreign_entry *mp_foreign_sets
+  __attribute__ ((tls_model ("initial-exec"))) = mp_foreign_none;
+
+void
+mp_foreign_quiet (int on)
+{
+  mp_foreign_sets = on ? mp_foreign_none : mp_foreign_cache;
+}
 
 #define BUCKETS 4096
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -75,9 +87,11 @@ mp_foreign_site_slow (const void *ra, enum mp_foreign_call call)
   pthread_mutex_lock (&lock);
   const struct mp_site *site = find (ra, call);
   pthread_mutex_unlock (&lock);
-  struct mp_foreign_entry *e = mp_foreign_set (ra);
+  struct mp_foreign_entry *e
+    = (struct mp_foreign_entry *) mp_foreign_set (mp_foreign_cache, ra);
   e[1] = e[0];
   e[0] = (struct mp_foreign_entry) { ra, site };
+  mp_foreign_sets = mp_foreign_cache;   /* counting: not quiet */
   return site;
 }
 

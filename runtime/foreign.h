@@ -40,22 +40,30 @@ struct mp_foreign_entry
 extern __thread struct mp_foreign_entry mp_foreign_cache[MP_FOREIGN_CACHE]
   __attribute__ ((tls_model ("initial-exec")));
 
-/* The set of RA: its two entries, at byte offset 32 times bits 4 to 12
-   of RA, that is RA doubled, masked.  */
-static inline struct mp_foreign_entry *
-mp_foreign_set (const void *ra)
+/* The cache the lookups read: mp_foreign_cache, or, while the thread is
+   quiet (alloc.h) or before it looked a site up, mp_foreign_none, which
+   has none, so that a lookup is a miss.  */
+extern __thread const struct mp_foreign_entry *mp_foreign_sets
+  __attribute__ ((tls_model ("initial-exec")));
+extern const struct mp_foreign_entry mp_foreign_none[MP_FOREIGN_CACHE];
+
+/* The set of RA in CACHE: its two entries, at byte offset 32 times
+   bits 4 to 12 of RA, that is RA doubled, masked.  */
+static inline const struct mp_foreign_entry *
+mp_foreign_set (const struct mp_foreign_entry *cache, const void *ra)
 {
   uintptr_t offset = ((uintptr_t) ra << 1)
                      & (((uintptr_t) 1 << MP_FOREIGN_SET_BITS) - 1)
                        * 2 * sizeof (struct mp_foreign_entry);
-  return (struct mp_foreign_entry *) ((char *) mp_foreign_cache + offset);
+  return (const struct mp_foreign_entry *) ((const char *) cache + offset);
 }
 
-/* The entry of RA if the thread's cache has it, else NULL.  */
+/* The entry of RA if the thread's cache has it and the thread is not
+   quiet, else NULL.  */
 static inline const struct mp_foreign_entry *
 mp_foreign_entry (const void *ra)
 {
-  struct mp_foreign_entry *e = mp_foreign_set (ra);
+  const struct mp_foreign_entry *e = mp_foreign_set (mp_foreign_sets, ra);
   if (MP_LIKELY (e[0].ra == ra))
     return &e[0];
   if (MP_LIKELY (e[1].ra == ra))

@@ -685,15 +685,11 @@ mp_free_at (void *p, const struct mp_site *site)
    cache has the site of the return address, makes no call but the
    allocator's; the rest goes to the slow paths, by a tail call, so that
    the fast ones save no registers for them, and those read the return
-   address again.  A site in the cache says that the runtime counts:
+   address again.  The cache reads as empty while the thread is quiet
+   (foreign.h), so that a hit says the thread is not; and a site in it
+   says that the runtime counts:
    mp_foreign_site is called only when it does (mp_interpose_counting),
    and it does from then on (mp_interpose_setup runs once).  */
-static inline __attribute__ ((always_inline)) const struct mp_foreign_entry *
-counting_entry (const void *ra)
-{
-  return MP_LIKELY (mp_quiet == 0) ? mp_foreign_entry (ra) : NULL;
-}
-
 static void * __attribute__ ((noinline))
 malloc_foreign_slow (size_t n, const void *ra)
 {
@@ -706,7 +702,7 @@ malloc_foreign_slow (size_t n, const void *ra)
 MP_INTERPOSE void *
 (malloc) (size_t n)
 {
-  const struct mp_foreign_entry *e = counting_entry (MP_RA);
+  const struct mp_foreign_entry *e = mp_foreign_entry (MP_RA);
   if (MP_UNLIKELY (e == NULL))
     return malloc_foreign_slow (n, MP_RA);
   return malloc_as (n, e->site, RA_HERE, MP_STATS_EVERY);
@@ -728,7 +724,7 @@ MP_INTERPOSE void
 {
   if (p == NULL)
     return;
-  const struct mp_foreign_entry *e = counting_entry (MP_RA);
+  const struct mp_foreign_entry *e = mp_foreign_entry (MP_RA);
   if (MP_UNLIKELY (e == NULL))
     free_foreign_slow (p, MP_RA);
   else

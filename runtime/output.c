@@ -235,8 +235,10 @@ output_close (void *cookie)
    73 times at depth 15 where the plain build collects 53, 57 at depth
    17 where it collects 91: the runtime changed the program's heap.
    Nor is it malloc'ed: a 64 kB malloc first consolidates the blocks the
-   program last freed, 19M instructions at the exit of bt-malloc 16
-   (own.h).  Without memory, stdio's own buffer does.  */
+   program last freed (own.h), 19M instructions at the exit of
+   bt-malloc 16; the report's next large request, index.c's first
+   realloc, still pays them today.  Without memory, stdio's own buffer
+   does.  */
 #define BUFFER_SIZE (64 * 1024)
 
 /* Open *O for FORM at NAME, which it takes; 0, or -1 after a warning

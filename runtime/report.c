@@ -476,4 +476,5 @@ mp_report (FILE *out)
     mp_profile_report (out, mp_config.stacks);
   fprintf (out, "==== end of memprof report ====\n");
   fflush (out);
+  mp_quiet_end ();
 }
