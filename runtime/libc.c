@@ -280,15 +280,18 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
   struct mp_thread *t = mp_fast_tls;
   if (MP_UNLIKELY (p == NULL || t->user_site != NULL))
     return 0;
-  size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
-  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
-  uint64_t slack = usable - n;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
   /* One sign tests both, and mp_no_fast_thread's MP_NO_FAST: id - 1,
-     widened first, is negative for id 0 alone.  */
-  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK
-                   || (left | ((int64_t) id - 1)) < 0))
+     widened first, is negative for id 0 alone.  Before the chunk's
+     header is read: without glibc's chunks (ASan's allocator, a
+     program's own), mp_fast_tls stays mp_no_fast_thread.  */
+  if (MP_UNLIKELY ((left | ((int64_t) id - 1)) < 0))
+    return 0;
+  size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
+  uint64_t slack = usable - n;
+  if (MP_UNLIKELY ((h & 2) != 0 || slack > SLACK_MASK))
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
@@ -613,15 +616,15 @@ static inline __attribute__ ((always_inline)) int
 free_fast (void *p, const struct mp_site *site, unsigned keep)
 {
   struct mp_thread *t = mp_fast_tls;
-  int used = (keep & MP_KEEP_USED) != 0;
-  /* mp_no_fast_thread fails the test of D; without it, its own.  */
-  if (MP_UNLIKELY (p == NULL || (!used && t == &mp_no_fast_thread)))
+  /* Before the chunk's header is read (see alloc_fast).  */
+  if (MP_UNLIKELY (t == &mp_no_fast_thread || p == NULL))
     return 0;
   size_t n;
   uint64_t slack;
   if (MP_UNLIKELY (!fast_block (p, &n, &slack)))
     return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  int used = (keep & MP_KEEP_USED) != 0;
   int64_t d = used ? mp_own_get (&t->used_delta) - (int64_t) n : 0;
   if (MP_UNLIKELY (id == 0 || d < -MP_USED_FLUSH))
     return 0;

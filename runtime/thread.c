@@ -19,8 +19,7 @@
 #include <gc.h>
 
 __thread struct mp_thread *mp_self_tls __attribute__ ((tls_model ("initial-exec")));
-struct mp_thread mp_no_fast_thread = { .used_delta = MP_NO_FAST,
-                                       .sample_left = MP_NO_FAST };
+struct mp_thread mp_no_fast_thread = { .sample_left = MP_NO_FAST };
 __thread struct mp_thread *mp_fast_tls __attribute__ ((tls_model ("initial-exec")))
   = &mp_no_fast_thread;
 __thread struct mp_thread *mp_gc_tls __attribute__ ((tls_model ("initial-exec")));

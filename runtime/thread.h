@@ -100,10 +100,10 @@ extern __thread struct mp_thread *mp_fast_tls
   __attribute__ ((tls_model ("initial-exec")));
 
 /* The record of no thread that mp_fast_tls names until the fast paths
-   may run: its sample_left and used_delta, MP_NO_FAST, fail the sign
-   tests that the fast paths make anyway (a sample due, bytesUsed far
-   below its last flush), so that they test no pointer.  Not in
-   mp_threads; nothing writes it.  */
+   may run: its sample_left, MP_NO_FAST, fails the sign test that
+   malloc's fast path makes anyway (a sample due), so that it tests no
+   pointer; free's and realloc's, which read the chunk's header first,
+   test for it.  Not in mp_threads; nothing writes it.  */
 extern struct mp_thread mp_no_fast_thread;
 #define MP_NO_FAST (-((int64_t) 1 << 62))
 

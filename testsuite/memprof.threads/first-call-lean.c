@@ -1,6 +1,5 @@
 /* first-call.c through the lean entries that keep the calls' counts
-   but no bytesUsed: free's fast path makes no test of bytesUsed there
-   that would send mp_no_fast_thread to the slow path.  */
+   but no bytesUsed: fast paths of their own (stats.h's KEEP).  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread -fplugin-arg-memprof-stats=numAllocate+numDeallocate+numReallocate -fplugin-arg-memprof-per-call=none" } */
 
