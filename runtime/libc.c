@@ -369,6 +369,9 @@ count_alloc_slow (const struct mp_site *site, void *p, size_t n,
    is then read on the slow path only.  */
 #define RA_HERE NULL
 
+/* The RA a slow path gets from a fast one given RA.  */
+#define CALLER(ra) ((ra) != RA_HERE ? (ra) : MP_RA)
+
 /* Tag P and count it, taking the fast path when it can: counting KEEP,
    or everything on the slow path.  */
 static inline __attribute__ ((always_inline)) void *
@@ -380,7 +383,7 @@ count_alloc_as (const struct mp_site *site, void *p, size_t n,
     return p;
   if (done == 2)
     return flush_used (p);
-  return count_alloc_slow (site, p, n, source, ra != RA_HERE ? ra : MP_RA);
+  return count_alloc_slow (site, p, n, source, CALLER (ra));
 }
 
 static inline __attribute__ ((always_inline)) void *
@@ -865,14 +868,14 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   struct mp_thread *t = mp_fast_tls;
   size_t old;
   uint64_t slack;
+  unsigned id;
   /* N - 1 wraps for 0, which frees P.  */
-  if (MP_UNLIKELY (t == &mp_no_fast_thread || p == NULL
+  if (MP_UNLIKELY (p == NULL || t == &mp_no_fast_thread
                    || n - 1 >= SIZE_MAX - TRAILER
-                   || !fast_block (p, &old, &slack)))
-    return realloc_slow (p, n, site, ra != RA_HERE ? ra : MP_RA);
-  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
-  if (MP_UNLIKELY (id == 0))
-    return realloc_slow (p, n, site, ra != RA_HERE ? ra : MP_RA);
+                   || !fast_block (p, &old, &slack)
+                   || (id = __atomic_load_n (&site->id,
+                                             __ATOMIC_ACQUIRE)) == 0))
+    return realloc_slow (p, n, site, CALLER (ra));
   /* Untagged first, as untag_block does: a block the allocator frees
      keeps no tag.  */
   memset ((char *) p + old + slack, 0, sizeof (uint64_t));
@@ -888,8 +891,7 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
                                                  : 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
   if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
-    return realloc_done (t, c, q, p == q, old, slack, n,
-                         ra != RA_HERE ? ra : MP_RA);
+    return realloc_done (t, c, q, p == q, old, slack, n, CALLER (ra));
   uint64_t tag = make_tag (q, new_slack);
   memcpy ((char *) q + usable, &tag, sizeof tag);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
