@@ -63,7 +63,9 @@ const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL }
 
 /* The settings, guarded by `lock`.  `session` counts the starts and
    stops, and says which session a tracked block belongs to; it is
-   written under lock, atomically, and read without the lock.  */
+   written under lock, atomically, and read without the lock.  `version`
+   counts every change of the settings: written under lock, after them,
+   and read without the lock by `settings`.  */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;             /* between mp_memprof_start and _stop */
 static double rate;             /* the program's while started, else
@@ -71,6 +73,22 @@ static double rate;             /* the program's while started, else
 static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
 static struct mp_tracker tracker;
 static _Atomic unsigned session;
+static _Atomic unsigned version;
+
+/* A thread's copy of the settings, taken under lock: a sample reads
+   them without the lock while `version` stays `seen - 1` (0: no copy
+   yet).  A change after the check is as if it had come just after a
+   locked read.  `log_keep` is log (1 - rate), which each gap needs:
+   computed once per change, not per sample.  Owned by its thread.  */
+struct settings
+{
+  unsigned seen, session;
+  struct mp_tracker tracker;
+  double rate, log_keep;
+  size_t depth;
+};
+static __thread struct settings own_settings
+  __attribute__ ((tls_model ("initial-exec")));
 
 /* Tracker callbacks under way in all threads: mp_memprof_stop waits for
    those of other threads to finish (mp_callback_begin).  */
@@ -134,9 +152,14 @@ natural_log (double x)
       m *= 0.5;
       e++;
     }
+  /* 1 / k for odd k from 23 down to 3, rounded as 1.0 / k would be.  */
+  static const double inverse[] = {
+    1.0 / 23, 1.0 / 21, 1.0 / 19, 1.0 / 17, 1.0 / 15, 1.0 / 13,
+    1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3
+  };
   double s = (m - 1) / (m + 1), s2 = s * s, sum = 0;
-  for (int k = 23; k > 1; k -= 2)
-    sum = (sum + 1.0 / k) * s2;
+  for (size_t i = 0; i < sizeof inverse / sizeof *inverse; i++)
+    sum = (sum + inverse[i]) * s2;
   /* log 2 split so that E times its high part is exact.  */
   const double ln2_hi = 6.93147180369123816490e-01;
   const double ln2_lo = 1.90821492927058770002e-10;
@@ -154,14 +177,15 @@ log_1p (double x)
   return y == 1 ? x : natural_log (y) * x / (y - 1);
 }
 
-/* Words before the next sampled one, at rate R > 0.  */
+/* Words before the next sampled one, at rate R > 0, LOG_KEEP being
+   log (1 - R).  */
 static int64_t
-draw_gap (struct mp_thread *t, double r)
+draw_gap (struct mp_thread *t, double r, double log_keep)
 {
   if (r >= 1)
     return 0;
   double u = (double) ((next_random (t->rng) >> 11) + 1) * 0x1p-53; /* (0, 1] */
-  double g = floor (natural_log (u) / log_1p (-r));
+  double g = floor (natural_log (u) / log_keep);
   return g < (double) MAX_GAP ? (int64_t) g : MAX_GAP;
 }
 
@@ -170,14 +194,15 @@ draw_gap (struct mp_thread *t, double r)
 /* The samples of a block of WORDS words whose countdown ran out: LEFT is
    the gap as it was before the block.  Leaves the gap after it.  */
 static uint64_t
-place_samples (struct mp_thread *t, int64_t left, uint64_t words, double r)
+place_samples (struct mp_thread *t, int64_t left, uint64_t words,
+               const struct settings *c)
 {
   uint64_t n = 0;
   int64_t pos = left;           /* the next sampled word, from the block */
   while ((uint64_t) pos < words)
     {
       n++;
-      pos += 1 + draw_gap (t, r);
+      pos += 1 + draw_gap (t, c->rate, c->log_keep);
     }
   atomic_store_explicit (&t->sample_left, pos - (int64_t) words,
                          memory_order_relaxed);
@@ -188,26 +213,47 @@ static int sample_block (struct mp_thread *t, int64_t left, uint64_t words,
                          void *block, enum mp_source source, const void *ra,
                          size_t usable);
 
-/* Copy the settings: the tracker into *TR, the rate into *R, the call
-   stack size into *DEPTH; return the session they belong to.  */
-static unsigned
-settings (struct mp_tracker *tr, double *r, size_t *depth)
+/* The settings, as this thread's copy, taken again under lock if they
+   changed since.  */
+static const struct settings *
+settings (void)
 {
-  pthread_mutex_lock (&lock);
-  *tr = tracker;
-  *r = mp_own_exhausted () ? 0 : rate;
-  *depth = callstack_size;
-  unsigned s = atomic_load (&session);
-  pthread_mutex_unlock (&lock);
-  return s;
+  struct settings *c = &own_settings;
+  if (c->seen != atomic_load_explicit (&version, memory_order_acquire) + 1)
+    {
+      pthread_mutex_lock (&lock);
+      c->tracker = tracker;
+      c->rate = rate;
+      c->log_keep = rate > 0 && rate < 1 ? log_1p (-rate) : 0;
+      c->depth = callstack_size;
+      c->session = atomic_load (&session);
+      c->seen = atomic_load (&version) + 1;
+      pthread_mutex_unlock (&lock);
+    }
+  return c;
+}
+
+/* The settings after a change under lock: the threads' copies are
+   stale.  */
+static void
+changed (void)
+{
+  atomic_fetch_add_explicit (&version, 1, memory_order_release);
+}
+
+/* The rate in effect for copy C: none once own.c ran out of memory.  */
+static double
+rate_of (const struct settings *c)
+{
+  return mp_own_exhausted () ? 0 : c->rate;
 }
 
 unsigned
 mp_sample_tracker (struct mp_tracker *tr)
 {
-  double r;
-  size_t depth;
-  return settings (tr, &r, &depth);
+  const struct settings *c = settings ();
+  *tr = c->tracker;
+  return c->session;
 }
 
 unsigned
@@ -219,11 +265,7 @@ mp_sample_session (void)
 double
 mp_sample_rate (void)
 {
-  struct mp_tracker tr;
-  double r;
-  size_t depth;
-  settings (&tr, &r, &depth);
-  return r;
+  return rate_of (settings ());
 }
 
 /* Run what the collector found due: tracker callbacks, finalisers,
@@ -386,17 +428,15 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   left += (int64_t) words;
   mp_deliver (t);
-  struct mp_tracker tr;
-  double r;
-  size_t depth;
-  unsigned s = settings (&tr, &r, &depth);
+  const struct settings *c = settings ();
+  double r = rate_of (c);
 
   if (left < 0 || t->gap_rate != r)     /* asked for, or a new rate */
     {
       if ((t->rng[0] | t->rng[1]) == 0)
         seed_random (t->rng, t);
       t->gap_rate = r;
-      left = r > 0 ? draw_gap (t, r) : OFF_GAP;
+      left = r > 0 ? draw_gap (t, r, c->log_keep) : OFF_GAP;
     }
   if (r == 0)
     {
@@ -406,20 +446,23 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
                              memory_order_relaxed);
       return 0;
     }
-  uint64_t n = place_samples (t, left, words, r);
+  uint64_t n = place_samples (t, left, words, c);
   if (n == 0 || t->in_callback || block == NULL)
     return 0;
 
   struct mp_allocation a = { n, words, source, NULL };
   int gc = source != MP_SOURCE_MALLOC && source != MP_SOURCE_CUSTOM;
   struct mp_sampled smp = {
-    .block = block, .session = s, .epoch = epoch, .gc = gc,
+    .block = block, .session = c->session, .epoch = epoch, .gc = gc,
     .est = estimate (n, words, usable, r), .rate = r, .n_samples = n,
     .source = source,
     .young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
              && words <= MP_MAX_YOUNG_WOSIZE
   };
-  return take_sample (t, &smp, &a, &tr, ra, depth);
+  /* A copy: the callback may change the settings, and this thread's
+     copy with them.  */
+  struct mp_tracker tr = c->tracker;
+  return take_sample (t, &smp, &a, &tr, ra, c->depth);
 }
 
 /* ---- start and stop --------------------------------------------------- */
@@ -431,6 +474,7 @@ mp_sample_setup (void)
   pthread_mutex_lock (&lock);
   rate = mp_config.sampling_rate;
   callstack_size = mp_config.callstack_size;
+  changed ();
   pthread_mutex_unlock (&lock);
   mp_sample_prompt ();
 }
@@ -457,6 +501,7 @@ mp_memprof_start (double sampling_rate, size_t size,
   callstack_size = size < MP_MAX_CALLSTACK ? size : MP_MAX_CALLSTACK;
   tracker = *tr;
   atomic_fetch_add (&session, 1);
+  changed ();
   pthread_mutex_unlock (&lock);
   mp_sample_prompt ();
   return 0;
@@ -477,6 +522,7 @@ mp_memprof_stop (void)
   callstack_size = mp_config.callstack_size;
   tracker = mp_null_tracker;
   atomic_fetch_add (&session, 1);
+  changed ();
   pthread_mutex_unlock (&lock);
   /* No callback starts now; let those under way in other threads end.  */
   long own = mp_self ()->in_callback;
