@@ -10,11 +10,13 @@
 /* The estimates of one call stack (and kind) of the report's profile.  */
 struct mp_profile_values
 {
+  /* First what each sample adds to: the lines it reads (profile.c).  */
   struct mp_space_amount allocated;
-  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
   double live_count, live;      /* blocks and data bytes not dead yet */
-  double promoted, young;       /* data bytes: promoted; allocated young */
+  double young;                 /* data bytes allocated young */
   uint64_t samples;             /* sampled words */
+  double promoted;              /* data bytes promoted */
+  struct mp_space_amount copies[MP_AGES];  /* survived at age g */
 };
 
 /* A copy of one record, for the report: RAS, innermost first, stay

@@ -36,6 +36,10 @@ struct functions
   size_t n, cap;
   struct mp_index index;        /* by name */
   const char *sought;           /* the name `same' compares with */
+  const char *last;             /* the name last found, at fns[last_at]: a
+                                   stack names one function again and again
+                                   (recursion), with one pointer */
+  size_t last_at;
 };
 
 static int
@@ -45,9 +49,9 @@ same (size_t item, void *ctx)
   return strcmp (t->fns[item].p.function, t->sought) == 0;
 }
 
-/* NAME's entry, made if new; NULL without memory.  */
+/* NAME's entry, found by the index or made; NULL without memory.  */
 static struct function *
-find (struct functions *t, const char *name)
+find_new (struct functions *t, const char *name)
 {
   uint64_t h = mp_hash_string (name);
   t->sought = name;
@@ -63,6 +67,21 @@ find (struct functions *t, const char *name)
   struct function *f = &t->fns[t->n++];
   memset (f, 0, sizeof *f);
   f->p.function = name;
+  return f;
+}
+
+/* NAME's entry, made if new; NULL without memory.  */
+static struct function *
+find (struct functions *t, const char *name)
+{
+  if (t->last != NULL && name == t->last)
+    return &t->fns[t->last_at];
+  struct function *f = find_new (t, name);
+  if (f != NULL)
+    {
+      t->last = name;
+      t->last_at = (size_t) (f - t->fns);
+    }
   return f;
 }
 
@@ -136,7 +155,7 @@ mp_space_profiles (struct mp_space_profile **all, size_t *n)
   double min, max;
   size_t n_rows;
   struct mp_profile_row *rows = mp_profile_rows (&n_rows, &min, &max);
-  struct functions t = { NULL, 0, 0, { NULL, NULL, 0, 0, 0 }, NULL };
+  struct functions t = { NULL, 0, 0, { NULL, NULL, 0, 0, 0 }, NULL, NULL, 0 };
   int ok = rows != NULL;
   for (size_t i = 0; ok && i < n_rows; i++)
     ok = add_row (&t, &rows[i], i) == 0;
