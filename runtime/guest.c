@@ -58,6 +58,11 @@ static char *entry_name;
 /* Captures under way, for mp_set_frame_provider to wait for.  */
 static atomic_long capturing;
 
+/* 1 once a provider was set (under lock): until then a capture needs
+   neither the lock nor the count, as a provider set meanwhile is one
+   set just after it.  */
+static atomic_int ever_provided;
+
 /* The symbolised frames, each allocated apart (callers keep pointers
    into them), numbered in `cache_index' by word.  */
 struct cached
@@ -89,6 +94,8 @@ find (uintptr_t word, size_t **slot)
 size_t
 mp_guest_capture (uintptr_t *buf, size_t n, size_t max)
 {
+  if (!atomic_load_explicit (&ever_provided, memory_order_acquire))
+    return n;
   atomic_fetch_add (&capturing, 1);
   pthread_mutex_lock (&lock);
   struct mp_frame_provider p = provider;
@@ -309,6 +316,8 @@ mp_set_frame_provider (const struct mp_frame_provider *p)
   pthread_mutex_lock (&lock);
   struct mp_frame_provider old = provider;
   provider = p ? *p : none;
+  if (p)
+    atomic_store_explicit (&ever_provided, 1, memory_order_release);
   if (p && p->entry && p->entry != entry)
     {
       entry = p->entry;

@@ -158,6 +158,7 @@ natural_log (double x)
     1.0 / 11, 1.0 / 9, 1.0 / 7, 1.0 / 5, 1.0 / 3
   };
   double s = (m - 1) / (m + 1), s2 = s * s, sum = 0;
+#pragma GCC unroll 11
   for (size_t i = 0; i < sizeof inverse / sizeof *inverse; i++)
     sum = (sum + inverse[i]) * s2;
   /* log 2 split so that E times its high part is exact.  */
@@ -209,9 +210,10 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words,
   return n;
 }
 
-static int sample_block (struct mp_thread *t, int64_t left, uint64_t words,
-                         void *block, enum mp_source source, const void *ra,
-                         size_t usable);
+static inline __attribute__ ((always_inline)) int
+sample_block (struct mp_thread *t, int64_t left, uint64_t words,
+              void *block, enum mp_source source, const void *ra,
+              size_t usable);
 
 /* The settings, as this thread's copy, taken again under lock if they
    changed since.  */
@@ -364,8 +366,9 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
 
 /* The block S, with A's samples, from RA: capture its call stack of
    DEPTH frames, count it in the report's profile, pass it to tracker TR,
-   and have it followed; return 1 if it is.  */
-static int
+   and have it followed; return 1 if it is.  Inline: as a frame of its
+   own, it would be one more for the unwinder to walk at each sample.  */
+static inline __attribute__ ((always_inline)) int
 take_sample (struct mp_thread *t, struct mp_sampled *s,
              struct mp_allocation *a, const struct mp_tracker *tr,
              const void *ra, size_t depth)
@@ -420,8 +423,9 @@ estimate (uint64_t n, uint64_t words, size_t usable, double r)
 }
 
 /* LEFT is what mp_sample's countdown left: the gap before the block
-   was LEFT + WORDS.  The allocator gave USABLE bytes for it.  */
-static int
+   was LEFT + WORDS.  The allocator gave USABLE bytes for it.  Inline in
+   mp_sample_slow, as take_sample is.  */
+static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
               enum mp_source source, const void *ra, size_t usable)
 {
