@@ -43,7 +43,9 @@
 struct mp_profile_stack
 {
   uint32_t n_ras;
-  uint32_t source;              /* enum mp_source: with the stack, the key */
+  uint16_t source;              /* enum mp_source: with the stack, the key */
+  uint16_t named;               /* 1 once mp_profile_rows symbolised its
+                                   words: under lock */
   uintptr_t ras[];              /* n_ras of them, then struct values */
 };
 
@@ -224,14 +226,16 @@ arrange (struct mp_profile_row *row)
 /* Symbolise every address of the N ROWS before any is written: a
    function met among them renames its namesakes met before
    (namesakes.c), and each writer must show one name for one function.
-   Each word once, as far as the cache remembers.  */
+   Each word once, as far as the cache remembers, and a record's words
+   once for all calls: symbols.c keeps what it met (a row that owns its
+   words, guest frames arranged, has some of its record's).  */
 static void
 name_frames (const struct mp_profile_row *rows, size_t n)
 {
   const struct mp_frame *frames;
   uintptr_t *named = calloc (NAMED_CACHE, sizeof *named);
   for (size_t i = 0; rows && i < n; i++)
-    for (size_t k = 0; k < rows[i].n_ras; k++)
+    for (size_t k = 0; !rows[i].named && k < rows[i].n_ras; k++)
       {
         uintptr_t w = rows[i].ras[k];
         uintptr_t *slot = named ? &named[(w ^ w >> 12) % NAMED_CACHE] : NULL;
@@ -257,7 +261,8 @@ mp_profile_rows (size_t *n, double *min, double *max)
         const struct values *x = values_of (s);
         rows[(*n)++] = (struct mp_profile_row) { s->ras, s->n_ras, 0,
                                                  s->source, x->v, x->rate_min,
-                                                 x->rate_max };
+                                                 x->rate_max, table[i].stack,
+                                                 s->named };
       }
   *min = rate_min;
   *max = rate_max;
@@ -265,6 +270,10 @@ mp_profile_rows (size_t *n, double *min, double *max)
   for (size_t i = 0; rows && i < *n; i++)
     arrange (&rows[i]);
   name_frames (rows, *n);
+  mp_collector_lock (&lock);
+  for (size_t i = 0; rows && i < *n; i++)
+    rows[i].stack->named = 1;
+  mp_collector_unlock (&lock);
   return rows;
 }
 

@@ -31,6 +31,9 @@ struct mp_profile_row
   enum mp_source source;
   struct mp_profile_values v;
   double rate_min, rate_max;    /* the rates its samples were taken at */
+  struct mp_profile_stack *stack;  /* the record (profile.c's) */
+  int named;                    /* its words were all symbolised by an
+                                   earlier mp_profile_rows */
 };
 
 struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
