@@ -36,6 +36,7 @@
    renamed, so are the cached frames.  */
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -319,6 +320,22 @@ report_modules (void)
    outside it.  A library is not reported this way: its loader's name
    may be a file replaced since, which the maps would tell.  */
 
+/* Whether file NAME is the one mapped at LOW, its ELF header there:
+   /proc/self/exe names the dynamic loader, not the program its auxiliary
+   vector describes, in a process started as `ld.so PROGRAM', whose
+   frames would all be named from the loader's DWARF.  */
+static int
+maps_file (const char *name, uintptr_t low)
+{
+  ElfW (Ehdr) eh;
+  int fd = open (name, O_RDONLY | O_CLOEXEC);
+  int same = fd >= 0 && pread (fd, &eh, sizeof eh, 0) == (ssize_t) sizeof eh
+             && memcmp (&eh, (const void *) low, sizeof eh) == 0;
+  if (fd >= 0)
+    close (fd);
+  return same;
+}
+
 /* Find the executable's span and name into exe_low, exe_high and
    exe_name.  */
 static void
@@ -348,9 +365,14 @@ look_at_executable (void)
   if (high > low && len > 0 && exe_name[0] == '/')
     {
       exe_name[len] = '\0';
-      exe_low = low;
-      exe_high = high;
+      if (maps_file (exe_name, low))
+        {
+          exe_low = low;
+          exe_high = high;
+        }
     }
+  if (exe_high == 0)
+    exe_name[0] = '\0';
 }
 
 /* Report the executable if it holds PC and is not reported yet; 0, or
