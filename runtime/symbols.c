@@ -7,7 +7,8 @@
 
    - libdw is loaded (dynlibs.c) at the first lookup, and libdwfl finds
      the module of an address among those of the process, as
-     /proc/self/maps lists them; the files of a module are opened at its
+     /proc/self/maps lists them, which are read only for an address
+     outside the executable; the files of a module are opened at its
      first lookup;
    - a frame is asked for with its name alone or with its position too
      (symbols.h): the names come from the scopes of the address's unit,
