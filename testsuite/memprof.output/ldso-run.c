@@ -17,13 +17,10 @@
 void *volatile sink;
 
 static __attribute__ ((noinline)) void
-alloc_here (int n)
+allocate (int n)
 {
-  for (int i = 0; i < n; i++)
-    {
-      sink = malloc (64);
-      free (sink);
-    }
+  while (n-- > 0)
+    free (sink = malloc (64));
   __asm__ volatile ("");
 }
 
@@ -59,10 +56,10 @@ main (void)
       perror ("execl");
       return 1;
     }
-  alloc_here (3);
+  allocate (3);
   fprintf (stderr, "ok\n");
   return 0;
 }
 
 /* { dg-output "^ok\n$" } */
-/* { dg-final { scan-file out.txt "\n192 bytes, 24 samples, not young\n    alloc_here at \[^\n\]*ldso-run.c:24\n    main at \[^\n\]*ldso-run.c:62\n==" } } */
+/* { dg-final { scan-file out.txt "\n192 bytes, 24 samples, not young\n    allocate at \[^\n\]*ldso-run.c:23\n    main at \[^\n\]*ldso-run.c:59\n==" } } */
