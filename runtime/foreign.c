@@ -18,6 +18,7 @@
 #include "foreign.h"
 #include "sites.h"
 #include "symbols.h"
+#include "symtab.h"
 
 struct foreign
 {
@@ -110,7 +111,10 @@ snapshot (void)
 static const char *
 object_of (const void *ra)
 {
-  Dl_info info;
+  const char *file = mp_symtab_object_file ((uintptr_t) ra);
+  if (file != NULL && file[0] != '\0')
+    return file;
+  Dl_info info;                 /* the executable: dladdr says argv[0] */
   if (dladdr (ra, &info) == 0 || info.dli_fname == NULL
       || info.dli_fname[0] == '\0')
     return "<not rewritten>";

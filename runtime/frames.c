@@ -28,6 +28,7 @@
 #include "frames.h"
 #include "lines.h"
 #include "index.h"
+#include "symtab.h"
 
 /* libdwfl's own callbacks, through mp_dw: the table is filled at run
    time, and a static initialiser needs constant addresses.  */
@@ -407,6 +408,22 @@ function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth,
   return -1;
 }
 
+/* Whether unit CU has address ranges of its own and PC is in none of
+   them: then none of its scopes holds PC, since a unit's ranges cover
+   all its code (DWARF 5, 3.1.1).  libdwfl gives such a unit for an
+   address of code without DWARF placed after the unit's, as GCC places
+   a program's functions built without -g after the runtime's cold
+   parts (bt-malloc's make and main): the walk of its whole tree then
+   cost 500 000 instructions for each such address, half of
+   bt-malloc's exit report but for malloc's consolidation.  */
+static int
+unit_leaves_out (Dwarf_Die *cu, Dwarf_Addr pc)
+{
+  Dwarf_Addr base, low, high;
+  return mp_dw.dwarf_ranges (cu, 0, &base, &low, &high) > 0
+         && mp_dw.dwarf_haspc (cu, pc) == 0;
+}
+
 /* The function scopes of CU holding PC, innermost first, into a
    malloc'ed *CHAIN; return how many.  */
 static int
@@ -425,7 +442,8 @@ scopes_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc,
     }
   /* The innermost function scope, then its concrete outer scopes.  */
   Dwarf_Die inner;
-  int n = function_scope_at (cu, pc, MAX_DEPTH, &inner) == 0
+  int n = !unit_leaves_out (cu, pc)
+          && function_scope_at (cu, pc, MAX_DEPTH, &inner) == 0
           ? mp_dw.dwarf_getscopes_die (&inner, chain) : 0;
   return n > 0 ? n : 0;
 }
@@ -626,8 +644,9 @@ mp_module_frames (struct mp_units *units, Dwfl_Module *m, Dwarf_Addr pc,
     {
       /* No DWARF for PC, or a chain that ends inside an inlined scope
          (corrupt DWARF, found by fuzz/symbols.c): the function is the
-         symbol table's.  */
-      const char *name = mp_dw.dwfl_module_addrname (m, pc);
+         symbol table's, found as libdwfl finds it but without reading
+         every global symbol (symtab.c).  */
+      const char *name = mp_symtab_name (m, pc);
       defined_in[n] = (struct mp_defined) { module_file (m), 0 };
       out[n++] = (struct mp_frame) { name ? name : "??", file,
                                      (unsigned) line, 0 };

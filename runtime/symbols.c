@@ -7,7 +7,8 @@
 
    - libdw is loaded (dynlibs.c) at the first lookup, and libdwfl finds
      the module of an address among those of the process, as
-     /proc/self/maps lists them; the files of a module are opened at its
+     /proc/self/maps lists them, which are read only for an address
+     outside the executable; the files of a module are opened at its
      first lookup;
    - a frame is asked for with its name alone or with its position too
      (symbols.h): the names come from the scopes of the address's unit,
@@ -24,7 +25,8 @@
    Each distinct address is looked up once for its names and once more
    if its position is asked for later; the lookups are cached.  When
    there is nothing to name by, libdw not loadable or /proc/self/maps not
-   readable, one warning says so and frames show their addresses.
+   readable, one warning says so and frames show their addresses (but
+   the executable's, which the maps are not needed for).
 
    Everything here is under `lock'; the strings are libdw's or the
    cache's and live as long as the process, since `dwfl' is never ended
@@ -35,6 +37,9 @@
    renamed, so are the cached frames.  */
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +92,7 @@ struct memo_entry
 static __thread struct memo_entry memo[MEMO_SIZE];
 static Dwfl *dwfl;              /* the process's modules, once reported */
 static int reported_at;         /* dwfl's report count, to add new ones */
-static int no_symbols;          /* after the warning: addresses only */
+static int no_symbols;          /* without libdw: addresses only */
 
 /* The addresses looked up so far, numbered in `cache_index' by address.
    A lookup with positions replaces one without, and a renaming copies
@@ -272,8 +277,16 @@ report_maps (char *text)
   return last != NULL && report_one (last, low, high) != 0 ? -1 : 0;
 }
 
+/* The executable's span, found at the first call; EXE_HIGH 0 if it is
+   not known (no PT_PHDR, or no name), and once it is reported (see
+   report_executable).  */
+static uintptr_t exe_low, exe_high;
+static int exe_looked;
+static char exe_name[PATH_MAX];
+
 /* (Re)report the modules mapped now: those dlopen'ed since show up.
-   On failure, the first report warns: nothing will be named.  */
+   On failure, the first report warns: only the executable's frames
+   will be named (see below).  */
 static int
 report_modules (void)
 {
@@ -287,17 +300,100 @@ report_modules (void)
     }
   mp_dw.dwfl_report_end (dwfl, NULL, NULL);
   if (rc != 0 && reported_at == 0)
-    {
-      mp_warn ("cannot read /proc/self/maps (%s); call stacks show "
-               "addresses", rc > 0 ? strerror (rc) : "libdwfl failed");
-      no_symbols = 1;
-    }
+    mp_warn ("cannot read /proc/self/maps (%s); %s show addresses",
+             rc > 0 ? strerror (rc) : "libdwfl failed",
+             exe_name[0] ? "frames outside the executable" : "call stacks");
   reported_at = rc == 0 ? reported_at + 1 : 16;
   return rc == 0 ? 0 : -1;
 }
 
-/* libdw, and the first report of the modules; 0, or -1 after the
-   warning.  */
+/* ---- the executable, without the maps ---------------------------------
+
+   The kernel writes /proc/self/maps in 40 to 200 microseconds for a
+   small program (a line for each of its hundred-odd mappings, each file
+   named by a walk of its path), as long as the rest of a short
+   program's report.  The frames a report shows are mostly in the
+   executable, so it is reported alone first, as the maps would report
+   it, from its program headers: named as /proc/self/exe names it, the
+   name the maps give, from the page of its first loaded segment to the
+   page-rounded end of the file's contents in its last (past that, its
+   bss is mapped anonymous).  The maps are read only for an address
+   outside it.  A library is not reported this way: its loader's name
+   may be a file replaced since, which the maps would tell.  */
+
+/* Whether file NAME is the one mapped at LOW, its ELF header there:
+   /proc/self/exe names the dynamic loader, not the program its auxiliary
+   vector describes, in a process started as `ld.so PROGRAM', whose
+   frames would all be named from the loader's DWARF.  */
+static int
+maps_file (const char *name, uintptr_t low)
+{
+  ElfW (Ehdr) eh;
+  int fd = open (name, O_RDONLY | O_CLOEXEC);
+  int same = fd >= 0 && pread (fd, &eh, sizeof eh, 0) == (ssize_t) sizeof eh
+             && memcmp (&eh, (const void *) low, sizeof eh) == 0;
+  if (fd >= 0)
+    close (fd);
+  return same;
+}
+
+/* Find the executable's span and name into exe_low, exe_high and
+   exe_name.  */
+static void
+look_at_executable (void)
+{
+  const ElfW (Phdr) *ph = (const ElfW (Phdr) *) getauxval (AT_PHDR);
+  size_t n = getauxval (AT_PHNUM);
+  uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE), bias = 0;
+  int found = 0;
+  for (size_t i = 0; ph != NULL && i < n; i++)
+    if (ph[i].p_type == PT_PHDR)
+      {
+        bias = (uintptr_t) ph - ph[i].p_vaddr;
+        found = 1;
+      }
+  uintptr_t low = UINTPTR_MAX, high = 0;
+  for (size_t i = 0; found && i < n; i++)
+    if (ph[i].p_type == PT_LOAD && ph[i].p_filesz > 0)
+      {
+        uintptr_t start = bias + ph[i].p_vaddr;
+        uintptr_t end = start + ph[i].p_filesz;
+        low = start / page * page < low ? start / page * page : low;
+        high = (end + page - 1) / page * page > high
+               ? (end + page - 1) / page * page : high;
+      }
+  ssize_t len = readlink ("/proc/self/exe", exe_name, sizeof exe_name - 1);
+  if (high > low && len > 0 && exe_name[0] == '/')
+    {
+      exe_name[len] = '\0';
+      if (maps_file (exe_name, low))
+        {
+          exe_low = low;
+          exe_high = high;
+        }
+    }
+  if (exe_high == 0)
+    exe_name[0] = '\0';
+}
+
+/* Report the executable if it holds PC and is not reported yet; 0, or
+   -1.  */
+static int
+report_executable (uintptr_t pc)
+{
+  if (!exe_looked)
+    look_at_executable ();
+  exe_looked = 1;
+  if (pc - exe_low >= exe_high - exe_low)
+    return -1;
+  mp_dw.dwfl_report_begin_add (dwfl);
+  int rc = report_one (exe_name, exe_low, exe_high);
+  mp_dw.dwfl_report_end (dwfl, NULL, NULL);
+  exe_high = exe_low;
+  return rc;
+}
+
+/* libdw; 0, or -1 after the warning.  */
 static int
 start (void)
 {
@@ -309,7 +405,7 @@ start (void)
       no_symbols = 1;
       return -1;
     }
-  return report_modules ();
+  return 0;
 }
 
 static Dwfl_Module *
@@ -318,6 +414,8 @@ module_of (uintptr_t pc)
   if (no_symbols || (dwfl == NULL && start () != 0))
     return NULL;
   Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
+  if (m == NULL && report_executable (pc) == 0)
+    m = mp_dw.dwfl_addrmodule (dwfl, pc);
   if (m == NULL && reported_at < 16 && report_modules () == 0)
     m = mp_dw.dwfl_addrmodule (dwfl, pc);
   return m;
