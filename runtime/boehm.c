@@ -365,14 +365,30 @@ __mp_GC_debug_realloc (void *p, size_t n, const char *f, int l,
    user allocator's call is under way in the thread and has not yet been
    charged for an allocation: then it is part of that one.  */
 
-MP_API int
-__mp_user_begin (const struct mp_site *site)
+static inline int
+user_take (struct mp_thread *t, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   if (t->user_site != NULL)
     return 0;
   mp_set_user_site (t, site ? site : &mp_unknown_site);
   return 1;
+}
+
+/* __mp_user_begin in a thread without a record yet: apart, so that the
+   common case keeps no stack frame.  */
+static int __attribute__ ((noinline))
+user_begin_first (const struct mp_site *site)
+{
+  return user_take (mp_self (), site);
+}
+
+MP_API int
+__mp_user_begin (const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self_tls;
+  if (MP_UNLIKELY (t == NULL))
+    return user_begin_first (site);
+  return user_take (t, site);
 }
 
 /* Count P, which the user allocator at SITE returned and no allocation
@@ -398,15 +414,26 @@ count_user_result (struct mp_thread *t, const struct mp_site *site, void *p,
   mp_count_gc (t, site, base, size, size, mp_gc_source_of_kind (kind), ra);
 }
 
-MP_API void
-__mp_user_end (void *p, int took)
+/* The end of a call that took the calling thread's user site, unless
+   an allocation inside took it since: then nothing is left to count.
+   Apart, so that __mp_user_end's common case saves no registers.  */
+static void __attribute__ ((noinline))
+user_end_uncharged (void *p, const void *ra)
 {
-  if (!took)
-    return;
   struct mp_thread *t = mp_self ();
   const struct mp_site *site = t->user_site;
   if (site == NULL)
     return;
   mp_set_user_site (t, NULL);
-  count_user_result (t, site, p, MP_RA);
+  count_user_result (t, site, p, ra);
+}
+
+MP_API void
+__mp_user_end (void *p, int took)
+{
+  if (!took)
+    return;
+  struct mp_thread *t = mp_self_tls;   /* __mp_user_begin made it */
+  if (MP_UNLIKELY (t == NULL || t->user_site != NULL))
+    user_end_uncharged (p, MP_RA);
 }

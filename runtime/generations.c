@@ -576,19 +576,12 @@ mp_gc_setup (void)
   return started_boehm;
 }
 
-/* Owner only: see struct mp_young.  0 while the owner is not known to
-   Boehm, or runs a user allocator's call (thread.h's mp_set_user_site):
-   the fast paths' test of the limit also sends a thread that must
-   register first, or charge the user allocator, to its slow path.  */
+/* Owner only: see struct mp_young and thread.h's mp_young_gate.  */
 static void
 set_limit (struct mp_young *y)
 {
-  const struct mp_thread *t
-    = (const struct mp_thread *) ((const char *) y
-                                  - offsetof (struct mp_thread, young));
-  size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = t->gc_registered == MP_GC_UNKNOWN || t->user_site != NULL ? 0
-             : check < y->capacity ? check : y->capacity;
+  mp_young_gate ((struct mp_thread *) ((char *) y
+                                       - offsetof (struct mp_thread, young)));
 }
 
 /* Room for one more entry in Y: drop the decided entries, and grow the
@@ -955,12 +948,6 @@ mp_young_claim (struct mp_thread *t)
   y->summed = y->dropped + atomic_load_explicit (&y->count,
                                                  memory_order_relaxed);
   set_limit (y);                /* the thread is not known to Boehm yet */
-}
-
-void
-mp_young_gate (struct mp_thread *t)
-{
-  set_limit (&t->young);
 }
 
 /* The owner's look at its budget: once the young words since the last
