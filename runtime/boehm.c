@@ -271,19 +271,18 @@ __mp_GC_debug_free (void *p, const struct mp_site *s)
   gc_free (GC_debug_free, p, p ? GC_base (p) : NULL, s, "GC_debug_free");
 }
 
-/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q,
-   called from RA.  */
+/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave a
+   block at QBASE (NULL if it failed), called from RA.  */
 static void
 count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
-                  size_t old, void *q, size_t n, const void *ra)
+                  size_t old, void *qbase, size_t n, const void *ra)
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
-  if (q == NULL)
+  if (qbase == NULL)
     {
       mp_add (&c->c[SC_NUM_EXPAND], n > old);
       return;
     }
-  void *qbase = GC_base (q);
   int in_place = qbase == base;
   mp_count_realloc (c, in_place, old, n);
   size_t usable = GC_size (qbase);
@@ -333,11 +332,12 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
      before, and ends only if it moved.  */
   struct mp_tracked *e = mp_tracked_take (base, 1);
   void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
-  if (q == NULL || GC_base (q) == base)
+  void *qbase = q ? GC_base (q) : NULL;
+  if (q == NULL || qbase == base)
     mp_tracked_keep (e);
   else
     mp_tracked_end (t, e);
-  count_gc_realloc (t, c, base, old, q, n, ra);
+  count_gc_realloc (t, c, base, old, qbase, n, ra);
   return q;
 }
 
