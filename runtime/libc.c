@@ -965,16 +965,7 @@ program_usable (void *p)
   return real_usable (p);
 }
 
-/* The usable bytes of P, not NULL, USABLE bytes long, as the program
-   may use them: short of the tag on our blocks.  */
-static inline __attribute__ ((always_inline)) size_t
-short_of_tag (void *p, size_t usable)
-{
-  uint64_t tag;
-  return tagged (p, usable, &tag) ? usable - TRAILER : usable;
-}
-
-/* mp_usable_size but with glibc's chunk layout known.  */
+/* mp_usable_size but for a glibc chunk of its own.  */
 static size_t __attribute__ ((noinline))
 usable_size_slow (void *p)
 {
@@ -982,18 +973,31 @@ usable_size_slow (void *p)
     return 0;
   if (MP_UNLIKELY (!tags))
     return program_usable (p);
-  return short_of_tag (p, usable_size (p));
+  size_t usable = usable_size (p);
+  uint64_t tag;
+  return tagged (p, usable, &tag) ? usable - TRAILER : usable;
 }
 
 /* A program may use all the bytes malloc_usable_size reports (SQLite
-   does, at each of its allocations and frees): for our blocks that
-   stops short of the tag.  The common case, glibc's chunks (which
-   imply tags), makes no call, and so saves no registers.  */
+   does, twice or thrice an allocation): for our blocks that stops short
+   of the tag.  The common case, a glibc chunk of its own (glibc's
+   chunks imply tags), makes no call, and so saves no registers; its
+   usable bytes, at least 24, hold a tag, and a tag that matches its
+   hash is ours (the slack it holds is not needed here).  */
 size_t
 mp_usable_size (void *p)
 {
   if (MP_LIKELY (glibc_chunks && p != NULL))
-    return short_of_tag (p, chunk_usable (p));
+    {
+      size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+      if (MP_LIKELY ((h & 2) == 0))
+        {
+          size_t usable = (h & ~(size_t) 7) - sizeof (size_t);
+          uint64_t tag;
+          memcpy (&tag, (char *) p + usable - TRAILER, sizeof tag);
+          return usable - (tag == make_tag (p, tag & ~HASH_MASK) ? TRAILER : 0);
+        }
+    }
   return usable_size_slow (p);
 }
 
