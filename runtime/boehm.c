@@ -271,19 +271,18 @@ __mp_GC_debug_free (void *p, const struct mp_site *s)
   gc_free (GC_debug_free, p, p ? GC_base (p) : NULL, s, "GC_debug_free");
 }
 
-/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave Q,
-   called from RA.  */
+/* Count a GC_realloc of BASE (OLD usable bytes) to N bytes that gave a
+   block at QBASE (NULL if it failed), called from RA.  */
 static void
 count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
-                  size_t old, void *q, size_t n, const void *ra)
+                  size_t old, void *qbase, size_t n, const void *ra)
 {
   mp_add (&c->c[SC_NUM_REALLOCATE], 1);
-  if (q == NULL)
+  if (qbase == NULL)
     {
       mp_add (&c->c[SC_NUM_EXPAND], n > old);
       return;
     }
-  void *qbase = GC_base (q);
   int in_place = qbase == base;
   mp_count_realloc (c, in_place, old, n);
   size_t usable = GC_size (qbase);
@@ -333,11 +332,12 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
      before, and ends only if it moved.  */
   struct mp_tracked *e = mp_tracked_take (base, 1);
   void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
-  if (q == NULL || GC_base (q) == base)
+  void *qbase = q ? GC_base (q) : NULL;
+  if (q == NULL || qbase == base)
     mp_tracked_keep (e);
   else
     mp_tracked_end (t, e);
-  count_gc_realloc (t, c, base, old, q, n, ra);
+  count_gc_realloc (t, c, base, old, qbase, n, ra);
   return q;
 }
 
@@ -365,14 +365,30 @@ __mp_GC_debug_realloc (void *p, size_t n, const char *f, int l,
    user allocator's call is under way in the thread and has not yet been
    charged for an allocation: then it is part of that one.  */
 
-MP_API int
-__mp_user_begin (const struct mp_site *site)
+static inline int
+user_take (struct mp_thread *t, const struct mp_site *site)
 {
-  struct mp_thread *t = mp_self ();
   if (t->user_site != NULL)
     return 0;
   mp_set_user_site (t, site ? site : &mp_unknown_site);
   return 1;
+}
+
+/* __mp_user_begin in a thread without a record yet: apart, so that the
+   common case keeps no stack frame.  */
+static int __attribute__ ((noinline))
+user_begin_first (const struct mp_site *site)
+{
+  return user_take (mp_self (), site);
+}
+
+MP_API int
+__mp_user_begin (const struct mp_site *site)
+{
+  struct mp_thread *t = mp_self_tls;
+  if (MP_UNLIKELY (t == NULL))
+    return user_begin_first (site);
+  return user_take (t, site);
 }
 
 /* Count P, which the user allocator at SITE returned and no allocation
@@ -398,15 +414,26 @@ count_user_result (struct mp_thread *t, const struct mp_site *site, void *p,
   mp_count_gc (t, site, base, size, size, mp_gc_source_of_kind (kind), ra);
 }
 
-MP_API void
-__mp_user_end (void *p, int took)
+/* The end of a call that took the calling thread's user site, unless
+   an allocation inside took it since: then nothing is left to count.
+   Apart, so that __mp_user_end's common case saves no registers.  */
+static void __attribute__ ((noinline))
+user_end_uncharged (void *p, const void *ra)
 {
-  if (!took)
-    return;
   struct mp_thread *t = mp_self ();
   const struct mp_site *site = t->user_site;
   if (site == NULL)
     return;
   mp_set_user_site (t, NULL);
-  count_user_result (t, site, p, MP_RA);
+  count_user_result (t, site, p, ra);
+}
+
+MP_API void
+__mp_user_end (void *p, int took)
+{
+  if (!took)
+    return;
+  struct mp_thread *t = mp_self_tls;   /* __mp_user_begin made it */
+  if (MP_UNLIKELY (t == NULL || t->user_site != NULL))
+    user_end_uncharged (p, MP_RA);
 }

@@ -267,19 +267,31 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
 
 /* The fast path of a block P of N bytes allocated at SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
-   the tag can hold, the site numbered, no user allocator under way, no
-   sample due.  Return 0 with nothing done otherwise, 1 when done, 2
-   when done but for a flush of bytesUsed (a new peak of the thread's is
-   far from its last flush), which the caller makes: the path makes no
-   call, so that the functions it is inlined in need save no registers
-   for one.  It counts the statistics KEEP names (stats.h): all of them
-   but in the lean entries, where the tests fold away.  */
+   the tag can hold, the site charged numbered, no sample due.  Return 0
+   with nothing done otherwise, 1 when done, 2 when done but for a flush
+   of bytesUsed (a new peak of the thread's is far from its last flush),
+   which the caller makes: the path makes no call, so that the functions
+   it is inlined in need save no registers for one.  It counts the
+   statistics KEEP names (stats.h): all of them but in the lean entries,
+   where the tests fold away.  The site charged is the user allocator's
+   whose call is under way, if one is (thread.h's mp_charge_site): a
+   program whose allocation wrapper is named as one (gawk's pma_malloc)
+   makes every allocation inside such a call; the lean entries leave it
+   to the slow path, as the user allocator's site may keep more than
+   they count.  */
 static inline __attribute__ ((always_inline)) int
 alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
 {
   struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (p == NULL || t->user_site != NULL))
+  if (MP_UNLIKELY (p == NULL))
     return 0;
+  const struct mp_site *user = t->user_site;
+  if (MP_UNLIKELY (user != NULL))
+    {
+      if (keep != MP_STATS_EVERY)
+        return 0;
+      site = user;
+    }
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
   /* One sign tests both, and mp_no_fast_thread's MP_NO_FAST: id - 1,
@@ -295,6 +307,8 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
+  if (MP_UNLIKELY (user != NULL))
+    mp_set_user_site (t, NULL);
   struct mp_site_counts *c = mp_counts_of (t, id);
   if (keep & MP_KEEP_CALLS)
     mp_own_add (&c->c[SC_NUM_ALLOCATE], 1);
@@ -951,10 +965,9 @@ program_usable (void *p)
   return real_usable (p);
 }
 
-/* A program may use all the bytes malloc_usable_size reports (SQLite
-   does): for our blocks that stops short of the tag.  */
-size_t
-mp_usable_size (void *p)
+/* mp_usable_size but for a glibc chunk of its own.  */
+static size_t __attribute__ ((noinline))
+usable_size_slow (void *p)
 {
   if (p == NULL)
     return 0;
@@ -963,6 +976,29 @@ mp_usable_size (void *p)
   size_t usable = usable_size (p);
   uint64_t tag;
   return tagged (p, usable, &tag) ? usable - TRAILER : usable;
+}
+
+/* A program may use all the bytes malloc_usable_size reports (SQLite
+   does, twice or thrice an allocation): for our blocks that stops short
+   of the tag.  The common case, a glibc chunk of its own (glibc's
+   chunks imply tags), makes no call, and so saves no registers; its
+   usable bytes, at least 24, hold a tag, and a tag that matches its
+   hash is ours (the slack it holds is not needed here).  */
+size_t
+mp_usable_size (void *p)
+{
+  if (MP_LIKELY (glibc_chunks && p != NULL))
+    {
+      size_t h = *(const size_t *) ((uintptr_t) p - sizeof (size_t));
+      if (MP_LIKELY ((h & 2) == 0))
+        {
+          size_t usable = (h & ~(size_t) 7) - sizeof (size_t);
+          uint64_t tag;
+          memcpy (&tag, (char *) p + usable - TRAILER, sizeof tag);
+          return usable - (tag == make_tag (p, tag & ~HASH_MASK) ? TRAILER : 0);
+        }
+    }
+  return usable_size_slow (p);
 }
 
 MP_API size_t

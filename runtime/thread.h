@@ -189,9 +189,21 @@ mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
     mp_own_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
 }
 
-/* T's young log's limit (struct mp_young), after a change to what
-   closes it: generations.c.  */
-void mp_young_gate (struct mp_thread *t);
+/* Set T's young log's limit (struct mp_young) after a change to what
+   closes it: 0 while T is not known to Boehm or runs a user allocator's
+   call, so that the GC family's fast paths' test of the limit also
+   sends such a thread to its slow path (to register first, or charge
+   the user allocator); else `capacity', or less when the minor heap
+   budget is looked at sooner (generations.c).  Inline: the malloc
+   family's fast path runs it when it charges a user allocator.  */
+static inline __attribute__ ((always_inline)) void
+mp_young_gate (struct mp_thread *t)
+{
+  struct mp_young *y = &t->young;
+  size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
+  y->limit = t->gc_registered == MP_GC_UNKNOWN || t->user_site != NULL ? 0
+             : check < y->capacity ? check : y->capacity;
+}
 
 /* Make SITE (NULL: none) the user allocator whose call is under way in
    T.  The young log is closed while there is one, so that the fast
