@@ -75,6 +75,7 @@
 #include <time.h>
 #include "callstack.h"
 #include "config.h"
+#include "dynlibs.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
@@ -200,10 +201,15 @@ watch_exit (void)
 static void
 find_unwinder (void)
 {
-  void *h = dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL);
+  /* A static executable's backtrace is libc.a's, over libgcc's
+     unwinder linked in, without dlopen (README says so).  */
+  int dynamic = mp_dynamic_loader ();
+  void *h = dynamic ? dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL) : NULL;
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
   if (unwinder != NULL)
     make_exit_key ();
+  else if (!dynamic)
+    unwinder = backtrace;
   else
     {
       mp_warn ("libunwind is not loadable; call stacks come from glibc's "

@@ -32,10 +32,27 @@ static struct lib z = { PTHREAD_ONCE_INIT, NULL };
 extern const struct mp_dw mp_dw_linked __attribute__ ((weak));
 extern const struct mp_z mp_z_linked __attribute__ ((weak));
 
+/* The shared libc is mapped in every dynamic process and never in a
+   static one; asking for it with RTLD_NOLOAD loads nothing.  */
+int
+mp_dynamic_loader (void)
+{
+  void *libc = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  if (libc != NULL)
+    dlclose (libc);
+  return libc != NULL;
+}
+
 /* SONAME opened, or NULL with L->why set.  */
 static void *
 open_lib (struct lib *l, const char *soname)
 {
+  if (!mp_dynamic_loader ())
+    {
+      l->why = "a static executable cannot load it: link with "
+               "memprof-gcc -static, which links it in";
+      return NULL;
+    }
   void *h = dlopen (soname, RTLD_LAZY | RTLD_LOCAL);
   if (h == NULL)
     l->why = dlerror ();

@@ -57,4 +57,9 @@ extern struct mp_z
 int mp_dw_load (const char **why);
 int mp_z_load (const char **why);
 
+/* Whether the process has a dynamic loader that can open libraries.  A
+   static executable has none: a shared library opened there brings a
+   second, shared libc, which crashes at its first call.  */
+int mp_dynamic_loader (void);
+
 #endif
