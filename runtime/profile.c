@@ -271,8 +271,11 @@ mp_profile_rows (size_t *n, double *min, double *max)
     arrange (&rows[i]);
   name_frames (rows, *n);
   mp_collector_lock (&lock);
+  /* A row with guest frames arranged named some of its record's words
+     only: another provider may arrange them otherwise next time.  */
   for (size_t i = 0; rows && i < *n; i++)
-    rows[i].stack->named = 1;
+    if (!rows[i].owned)
+      rows[i].stack->named = 1;
   mp_collector_unlock (&lock);
   return rows;
 }
@@ -355,17 +358,38 @@ print_stack (FILE *out, const struct mp_profile_row *s, double bytes)
    past it, a sort is cheaper.  */
 #define PICK_MAX 64
 
-/* Whether row X comes before row Y, of ROWS, in SECTION: the order in
-   which a stable sort by allocated bytes, then one by live bytes for
-   section 1, leaves them.  */
+/* Rows X and Y compared in SECTION: by live bytes for section 1, then
+   by bytes allocated, then by where their records lie, so that the
+   rows picked and the rows sorted come in one order.  */
 static int
-before (const struct mp_profile_row *x, const struct mp_profile_row *y,
-        int section)
+compare (const struct mp_profile_row *x, const struct mp_profile_row *y,
+         int section)
 {
   int c = section ? by_live (x, y) : 0;
   if (c == 0)
     c = mp_profile_by_allocated (x, y);
-  return c < 0 || (c == 0 && x < y);
+  if (c == 0)
+    c = (x->stack > y->stack) - (x->stack < y->stack);
+  return c;
+}
+
+static int
+before (const struct mp_profile_row *x, const struct mp_profile_row *y,
+        int section)
+{
+  return compare (x, y, section) < 0;
+}
+
+static int
+sort_allocated (const void *a, const void *b)
+{
+  return compare (a, b, 0);
+}
+
+static int
+sort_live (const void *a, const void *b)
+{
+  return compare (a, b, 1);
 }
 
 /* The first TOP (<= PICK_MAX) of the N ROWS in SECTION's order into
@@ -403,8 +427,7 @@ mp_profile_report (FILE *out, size_t top)
       if (shown <= PICK_MAX)
         pick (rows, n, shown, section, best);
       else
-        qsort (rows, n, sizeof *rows,
-               section ? by_live : mp_profile_by_allocated);
+        qsort (rows, n, sizeof *rows, section ? sort_live : sort_allocated);
       fprintf (out, "== call stacks by estimated bytes %s: %zu of %zu ==\n",
                section ? "live" : "allocated", shown, n);
       for (size_t i = 0; i < shown; i++)

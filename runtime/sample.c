@@ -366,9 +366,11 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
 
 /* The block S, with A's samples, from RA: capture its call stack of
    DEPTH frames, count it in the report's profile, pass it to tracker TR,
-   and have it followed; return 1 if it is.  Inline: as a frame of its
-   own, it would be one more for the unwinder to walk at each sample.  */
-static inline __attribute__ ((always_inline)) int
+   and have it followed; return 1 if it is.  A frame of its own, one
+   more for the unwinder to walk, because it holds the capture's buffer
+   (some 16 kB): inlined, every slow path would take that much stack,
+   where only a sample needs it.  */
+static __attribute__ ((noinline)) int
 take_sample (struct mp_thread *t, struct mp_sampled *s,
              struct mp_allocation *a, const struct mp_tracker *tr,
              const void *ra, size_t depth)
@@ -424,7 +426,7 @@ estimate (uint64_t n, uint64_t words, size_t usable, double r)
 
 /* LEFT is what mp_sample's countdown left: the gap before the block
    was LEFT + WORDS.  The allocator gave USABLE bytes for it.  Inline in
-   mp_sample_slow, as take_sample is.  */
+   mp_sample_slow: one frame fewer for the unwinder.  */
 static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
               enum mp_source source, const void *ra, size_t usable)
@@ -526,7 +528,7 @@ mp_memprof_stop (void)
   callstack_size = mp_config.callstack_size;
   tracker = mp_null_tracker;
   atomic_fetch_add (&session, 1);
-  changed ();
+  changed ();                   /* every thread's copy, not only ours */
   pthread_mutex_unlock (&lock);
   /* No callback starts now; let those under way in other threads end.  */
   long own = mp_self ()->in_callback;

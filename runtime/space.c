@@ -40,20 +40,7 @@ struct functions
                                    stack names one function again and again
                                    (recursion), with one pointer */
   size_t last_at;
-  struct word_frames *words;    /* words symbolised, a direct-mapped cache
-                                   of WORDS_CACHED (NULL: none) */
 };
-
-/* A word of the stacks and its frames: stacks repeat their outer words,
-   and the profile's rows are named before (mp_profile_rows), so that a
-   word's frames stay the same during a call.  */
-struct word_frames
-{
-  uintptr_t word;
-  const struct mp_frame *frames;  /* NULL: none cached */
-  size_t n;
-};
-#define WORDS_CACHED 256
 
 static int
 same (size_t item, void *ctx)
@@ -123,23 +110,6 @@ add_totals (struct mp_space_totals *t, const struct mp_profile_row *r)
     }
 }
 
-/* The frames of word W, by name, through T's cache.  */
-static size_t
-frames_of (struct functions *t, uintptr_t w, const struct mp_frame **frames)
-{
-  struct word_frames *c
-    = t->words ? &t->words[(w ^ w >> 12) % WORDS_CACHED] : NULL;
-  if (c && c->frames && c->word == w)
-    {
-      *frames = c->frames;
-      return c->n;
-    }
-  size_t n = mp_symbolise_one (w, MP_SYMBOLS_NAMES, frames);
-  if (c)
-    *c = (struct word_frames) { w, *frames, n };
-  return n;
-}
-
 /* Count record R, the I-th, in T, by the names of its frames (the
    truncation mark names none); -1 without memory.  */
 static int
@@ -149,7 +119,7 @@ add_row (struct functions *t, const struct mp_profile_row *r, size_t i)
     {
       const struct mp_frame *frames;
       size_t n = r->ras[k] == MP_STACK_TRUNCATED ? 0
-                 : frames_of (t, r->ras[k], &frames);
+                 : mp_symbolise_one (r->ras[k], MP_SYMBOLS_NAMES, &frames);
       for (size_t j = 0; j < n; j++)
         {
           struct function *f = find (t, frames[j].function);
@@ -185,14 +155,12 @@ mp_space_profiles (struct mp_space_profile **all, size_t *n)
   double min, max;
   size_t n_rows;
   struct mp_profile_row *rows = mp_profile_rows (&n_rows, &min, &max);
-  struct functions t = { NULL, 0, 0, { NULL, NULL, 0, 0, 0 }, NULL, NULL, 0,
-                         calloc (WORDS_CACHED, sizeof *t.words) };
+  struct functions t = { NULL, 0, 0, { NULL, NULL, 0, 0, 0 }, NULL, NULL, 0 };
   int ok = rows != NULL;
   for (size_t i = 0; ok && i < n_rows; i++)
     ok = add_row (&t, &rows[i], i) == 0;
   mp_profile_rows_free (rows, n_rows);
   mp_index_free (&t.index);
-  free (t.words);
   *all = NULL;
   *n = 0;
   if (!ok || t.n == 0)

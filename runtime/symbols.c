@@ -82,7 +82,7 @@ static _Atomic uint64_t replacements;
    nor the index.  An entry holds while `replacements' is what it was
    when the entry was made: no cached lookup is freed, but one may be
    replaced.  Owner thread only.  */
-#define MEMO_SIZE 128
+#define MEMO_SIZE 256
 struct memo_entry
 {
   uintptr_t ra;
@@ -279,7 +279,7 @@ report_maps (char *text)
 
 /* The executable's span, found at the first call; EXE_HIGH 0 if it is
    not known (no PT_PHDR, or no name), and once it is reported (see
-   report_executable).  */
+   report_executable).  Written and read under `lock'.  */
 static uintptr_t exe_low, exe_high;
 static int exe_looked;
 static char exe_name[PATH_MAX];
@@ -324,7 +324,10 @@ report_modules (void)
 /* Whether file NAME is the one mapped at LOW, its ELF header there:
    /proc/self/exe names the dynamic loader, not the program its auxiliary
    vector describes, in a process started as `ld.so PROGRAM', whose
-   frames would all be named from the loader's DWARF.  */
+   frames would all be named from the loader's DWARF.  LOW is the first
+   PT_LOAD's address, which maps the file from offset 0 in every
+   executable ld and gold make; were it not so, the headers would differ
+   and the maps be read, as for a file replaced.  */
 static int
 maps_file (const char *name, uintptr_t low)
 {
@@ -600,7 +603,7 @@ mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
       *frames = mp_guest_frame (ra);
       return *frames != NULL;
     }
-  struct memo_entry *m = &memo[(ra >> 2) % MEMO_SIZE];
+  struct memo_entry *m = &memo[(ra ^ ra >> 12) % MEMO_SIZE];
   const struct symbolised *s = m->s;
   if (!(s != NULL && m->ra == ra
         && m->replacements == atomic_load (&replacements)

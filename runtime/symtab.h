@@ -20,7 +20,8 @@ const char *mp_symtab_name (Dwfl_Module *m, Dwarf_Addr addr);
 const char *mp_symtab_loaded_name (uintptr_t addr, const char **file);
 
 /* The file of the loaded object that holds ADDR, as the loader names it
-   (dladdr's dli_fname: "" for the executable), or NULL if no object
+   (its link map's l_name: "" for the executable, except under `ld.so
+   PROGRAM'), or NULL if no object
    does; found without a look at the object's symbols.  Needs no lock;
    the string lives as long as the object.  */
 const char *mp_symtab_object_file (uintptr_t addr);
