@@ -273,25 +273,22 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
    which the caller makes: the path makes no call, so that the functions
    it is inlined in need save no registers for one.  It counts the
    statistics KEEP names (stats.h): all of them but in the lean entries,
-   where the tests fold away.  The site charged is the user allocator's
-   whose call is under way, if one is (thread.h's mp_charge_site): a
-   program whose allocation wrapper is named as one (gawk's pma_malloc)
-   makes every allocation inside such a call; the lean entries leave it
-   to the slow path, as the user allocator's site may keep more than
-   they count.  */
+   where the tests fold away.  AS_USER (alloc_fast_user): the site
+   charged is the user allocator's whose call is under way (thread.h's
+   mp_charge_site), for a program whose allocation wrapper is named as
+   one (gawk's pma_malloc) makes every allocation inside such a call;
+   otherwise such a block is left to the slow path.  The lean entries
+   always leave it there, as the user allocator's site may keep more
+   than they count.  */
 static inline __attribute__ ((always_inline)) int
-alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
+alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
+            int as_user)
 {
   struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (p == NULL))
+  if (MP_UNLIKELY (p == NULL || (!as_user && t->user_site != NULL)))
     return 0;
-  const struct mp_site *user = t->user_site;
-  if (MP_UNLIKELY (user != NULL))
-    {
-      if (keep != MP_STATS_EVERY)
-        return 0;
-      site = user;
-    }
+  if (as_user)
+    site = t->user_site;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
   /* One sign tests both, and mp_no_fast_thread's MP_NO_FAST: id - 1,
@@ -307,7 +304,7 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
-  if (MP_UNLIKELY (user != NULL))
+  if (as_user)
     mp_set_user_site (t, NULL);
   struct mp_site_counts *c = mp_counts_of (t, id);
   if (keep & MP_KEEP_CALLS)
@@ -329,6 +326,15 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep)
         }
     }
   return 1;
+}
+
+/* alloc_fast of P, N bytes allocated at SITE inside a user allocator's
+   call, charged to that call's site instead: out of line, so that the
+   common path pays one test for it.  */
+static int __attribute__ ((noinline))
+alloc_fast_user (const struct mp_site *site, void *p, size_t n)
+{
+  return alloc_fast (site, p, n, MP_STATS_EVERY, 1);
 }
 
 /* Flush the calling thread's bytesUsed (alloc_fast returned 2), then
@@ -392,8 +398,13 @@ static inline __attribute__ ((always_inline)) void *
 count_alloc_as (const struct mp_site *site, void *p, size_t n,
                 enum mp_source source, const void *ra, unsigned keep)
 {
-  int done = alloc_fast (site, p, n, keep);
+  int done = alloc_fast (site, p, n, keep, 0);
   if (MP_LIKELY (done == 1))
+    return p;
+  if (done == 0 && keep == MP_STATS_EVERY && p != NULL
+      && mp_fast_tls->user_site != NULL)
+    done = alloc_fast_user (site, p, n);
+  if (done == 1)
     return p;
   if (done == 2)
     return flush_used (p);
