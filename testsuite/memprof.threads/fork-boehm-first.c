@@ -8,7 +8,25 @@
    fork-by-hand.c and fork-by-hand-late.c include this file for a program
    that forks by hand (BY_HAND): Boehm's fork handling off, and
    GC_atfork_prepare, which takes Boehm's lock, called before fork;
-   Boehm started before the runtime, or in main (BOEHM_IN_MAIN).  */
+   Boehm started before the runtime, or in main (BOEHM_IN_MAIN).
+
+   Every finaliser registered must run once the objects are dropped, but
+   Boehm is conservative, and keeps an object alive while some scanned
+   word holds its address.  Besides stale stack words (cleared before
+   each collection), Boehm 8.2 keeps one in its own data, which it scans
+   as any library's: the hint of its next mmap (last_addr, static in
+   GC_unix_mmap_get_mem), the end of the heap section it mapped last,
+   which is the start of the section above that one, and so the address
+   of the object there, if one of ours is.  In about 1 run in 100 to
+   400 that object was the one whose finaliser was missing: ten more
+   collections with the stack cleared did not let it go, and clearing
+   the hint did.  So each object is registered here (hidden, so that
+   the registry keeps none alive), and one whose finaliser has not run
+   is watched with a disappearing link, which Boehm clears when it finds
+   the object unreachable: then its finaliser must run.  One object at
+   most may stay reachable, as the hint holds one address; a runtime
+   that lost or held back finalisers would leave more, or unreachable
+   ones.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread -Wno-prio-ctor-dtor" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1,report=none" } */
@@ -28,6 +46,25 @@
 static unsigned l_gc, l_fin;
 static atomic_int stop, bad;
 static atomic_long finalised, registered;
+
+/* The objects registered, by number (the object's first word), in
+   chunks allocated by the finaliser thread before their first object is
+   registered, and never moved.  */
+#define CHUNK 65536
+#define CHUNKS 4096
+struct object
+{
+  GC_hidden_pointer obj;
+  atomic_int finalised;         /* times its finaliser ran */
+  GC_hidden_pointer link;       /* a disappearing link, or 0 */
+};
+static struct object *objects[CHUNKS];
+
+static struct object *
+numbered (long i)
+{
+  return &objects[i / CHUNK][i % CHUNK];
+}
 
 static void
 start_boehm (void)
@@ -59,8 +96,8 @@ collector (void *arg)
 static void
 count (void *obj, void *data)
 {
-  (void) obj;
   (void) data;
+  numbered (*(long *) obj)->finalised++;
   finalised++;
 }
 
@@ -68,13 +105,65 @@ static void *
 finaliser (void *arg)
 {
   (void) arg;
-  while (!atomic_load (&stop))
+  for (long i = 0; !atomic_load (&stop) && i < (long) CHUNK * CHUNKS; i++)
     {
-      void *o = GC_MALLOC (16); l_fin = __LINE__;
+      if (i % CHUNK == 0
+          && (objects[i / CHUNK] = calloc (CHUNK, sizeof (struct object)))
+             == NULL)
+        break;
+      long *o = GC_MALLOC (16); l_fin = __LINE__;
+      *o = i;
+      numbered (i)->obj = GC_HIDE_POINTER (o);
       mp_finalise (count, o, NULL);
       registered++;
     }
   return NULL;
+}
+
+/* Collections with the stack cleared, and the finalisers they find,
+   until they have all run (TIMES at most).  */
+static void
+collect_finalise (int times)
+{
+  for (int k = 0; k < times && finalised < registered; k++)
+    {
+      collect ();
+      GC_invoke_finalizers ();
+    }
+}
+
+/* Check that every object that Boehm found unreachable was finalised
+   once, and that one at most is still reachable (see above).  */
+static void
+check_finalised (void)
+{
+  collect_finalise (10);
+  long kept = 0, lost = 0, twice = 0;
+  for (long i = 0; i < registered; i++)
+    if (numbered (i)->finalised == 0)
+      {
+        /* Not a block any more: reclaimed, its registration lost.  */
+        struct object *x = numbered (i);
+        void *p = (void *) GC_REVEAL_POINTER (x->obj);
+        x->link = GC_base (p) == p ? x->obj : 0;
+        if (x->link)
+          CHECK_EQ (GC_general_register_disappearing_link ((void **) &x->link,
+                                                           p),
+                    GC_SUCCESS);
+      }
+  collect_finalise (10);
+  for (long i = 0; i < registered; i++)
+    {
+      struct object *x = numbered (i);
+      twice += x->finalised > 1;
+      kept += x->finalised == 0 && x->link != 0;
+      lost += x->finalised == 0 && x->link == 0;
+    }
+  CHECK (registered > 0);
+  CHECK_EQ (twice, 0);
+  CHECK_EQ (lost, 0);
+  CHECK (kept <= 1);
+  CHECK_EQ (finalised + kept, registered);
 }
 
 static int
@@ -128,14 +217,7 @@ main (void)
   CHECK_EQ (bad, 0);
   CHECK_EQ (SITE (l_gc).s.numAllocate, THREADS * FORKS);
   CHECK_EQ (SITE (l_fin).s.numAllocate, registered);
-  clear_stack ();
-  for (int k = 0; k < 10 && finalised < registered; k++)
-    {
-      GC_gcollect ();
-      GC_invoke_finalizers ();
-    }
-  CHECK (registered > 0);
-  CHECK_EQ (finalised, registered);
+  check_finalised ();
   CHECK_EQ (mpt_child_count (), 0);
   return mpt_done ();
 }
