@@ -23,14 +23,20 @@ static __attribute__ ((noinline)) void
 during (void)
 {
   for (int i = 0; i < 1000; i++)
-    sink = malloc (8);
+    {
+      sink = malloc (8);
+      free (sink);
+    }
 }
 
 static __attribute__ ((noinline)) void
 after (void)
 {
   for (int i = 0; i < BLOCKS; i++)
-    sink = malloc (8);
+    {
+      sink = malloc (8);
+      free (sink);
+    }
 }
 
 static void *
