@@ -75,7 +75,6 @@
 #include <time.h>
 #include "callstack.h"
 #include "config.h"
-#include "dynlibs.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
@@ -201,14 +200,18 @@ watch_exit (void)
 static void
 find_unwinder (void)
 {
-  /* A static executable's backtrace is libc.a's, over libgcc's
-     unwinder linked in, without dlopen (README says so).  */
-  int dynamic = mp_dynamic_loader ();
-  void *h = dynamic ? dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL) : NULL;
+  /* libc, shared: its handle is kept (libc stays anyway), as this runs
+     inside a capture, and a dlclose would take unload.c's path to the
+     sites' lock, which a fork in its PREPARE step holds while it waits
+     for the captures to end.  None in a static executable, whose
+     backtrace is libc.a's, over libgcc's unwinder linked in, without
+     dlopen (README says so).  */
+  void *c = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  void *h = c ? dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL) : NULL;
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
   if (unwinder != NULL)
     make_exit_key ();
-  else if (!dynamic)
+  else if (c == NULL)
     unwinder = backtrace;
   else
     {
@@ -219,11 +222,7 @@ find_unwinder (void)
   entry = getauxval (AT_ENTRY);
   executable = object_of (entry);
   /* An address inside libc, its dynamic section: a function's address
-     may be a PLT entry of the executable's.  The handle is kept (libc
-     stays anyway): this runs inside a capture, and a dlclose would take
-     unload.c's path to the sites' lock, which a fork in its PREPARE step
-     holds while it waits for the captures to end.  */
-  void *c = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+     may be a PLT entry of the executable's.  */
   struct link_map *lm;
   if (c != NULL && dlinfo (c, RTLD_DI_LINKMAP, &lm) == 0)
     libc = object_of ((uintptr_t) lm->l_ld);
