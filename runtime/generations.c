@@ -423,6 +423,12 @@ decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep,
   uint64_t promoted = keep ? kept_survivors (y, e, i, n, epoch, keep)
                            : survivors (y, e, i, n, epoch, u);
   atomic_store_explicit (&y->done, n, memory_order_relaxed);
+  /* The owner's next append drops the decided entries (make_room), now
+     that there are few undecided ones to move; left to the log's
+     filling up, it moved half a log.  The owner stopped inside the fast
+     path had room already; stopped inside mp_young_gate, it sets the
+     limit it computed, and the entries wait for the log to fill.  */
+  y->limit = 0;
   return promoted;
 }
 
@@ -806,7 +812,9 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
      through it, and is promoted by it (the counters say so; the
      tracker, which reads the epoch after, has it young).  */
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  if (log_full (y) && y->stuck != epoch + 1)
+  if ((log_full (y)
+       || atomic_load_explicit (&y->done, memory_order_relaxed) > 0)
+      && y->stuck != epoch + 1)
     young_make_room (t);
   if (log_full (y) && !log_out_of_memory (t, words, epoch))
     return;
