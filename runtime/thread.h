@@ -12,13 +12,17 @@ struct mp_young
      code sees as struct mp_vm_thread (vm.c checks the layout).  */
   _Atomic (uint64_t *) entries;  /* owner allocates; the collector reads */
   _Atomic size_t count;          /* entries logged; owner writes */
-  size_t limit;                  /* owner only: `capacity`, or less when
+  size_t limit;                  /* owner writes, and the collector sets
+                                    it to 0 with the world stopped once
+                                    it has decided entries (generations.c's
+                                    decide_log): `capacity`, or less when
                                     the minor heap budget is looked at
                                     sooner, so that one test sends the
                                     appends that need more than a store
                                     to mp_young_log_slow; 0 while the
-                                    thread is not known to Boehm or runs
-                                    a user allocator's call */
+                                    thread is not known to Boehm, runs
+                                    a user allocator's call, or has
+                                    decided entries to drop */
   _Atomic size_t done;           /* entries the collector has decided;
                                     collector writes, owner resets to 0
                                     together with count */
