@@ -265,31 +265,45 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
-/* The fast path of a block P of N bytes allocated at SITE, in the
+/* The fast path of a block P of N bytes allocated at *SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
    the tag can hold, the site charged numbered, no sample due.  Return 0
-   with nothing done otherwise, 1 when done, 2 when done but for a flush
-   of bytesUsed (a new peak of the thread's is far from its last flush),
-   which the caller makes: the path makes no call, so that the functions
-   it is inlined in need save no registers for one.  It counts the
-   statistics KEEP names (stats.h): all of them but in the lean entries,
-   where the tests fold away.  AS_USER (alloc_fast_user): the site
-   charged is the user allocator's whose call is under way (thread.h's
-   mp_charge_site), for a program whose allocation wrapper is named as
-   one (gawk's pma_malloc) makes every allocation inside such a call;
-   otherwise such a block is left to the slow path.  The lean entries
-   always leave it there, as the user allocator's site may keep more
-   than they count.  */
+   with nothing counted otherwise, 1 when done, 2 when done but for a
+   flush of bytesUsed (a new peak of the thread's is far from its last
+   flush), which the caller makes: the path makes no call, so that the
+   functions it is inlined in need save no registers for one.  It counts
+   the statistics KEEP names (stats.h): all of them but in the lean
+   entries, where the tests fold away.  Inside a user allocator's call
+   (a program whose allocation wrapper is named as one, gawk's
+   pma_malloc, makes every allocation there) the site charged is the
+   user allocator's (thread.h's mp_charge_site): it is taken off the
+   thread and put in *SITE at once, on a branch of its own, so that the
+   common path pays one test for it and the slow path, if the fast one
+   gives up later, charges *SITE all the same.  The lean entries leave
+   such a block to the slow path, as the user allocator's site may keep
+   more than they count.  */
+/* Clear T's user site, which alloc_fast took: apart, as the young
+   log's gate it reopens wants registers the fast path has not saved.  */
+static void __attribute__ ((noinline))
+user_site_taken (struct mp_thread *t)
+{
+  mp_set_user_site (t, NULL);
+}
+
 static inline __attribute__ ((always_inline)) int
-alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
-            int as_user)
+alloc_fast (const struct mp_site **site, void *p, size_t n, unsigned keep)
 {
   struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (p == NULL || (!as_user && t->user_site != NULL)))
+  if (MP_UNLIKELY (p == NULL))
     return 0;
-  if (as_user)
-    site = t->user_site;
-  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  if (MP_UNLIKELY (t->user_site != NULL))
+    {
+      if (keep != MP_STATS_EVERY)
+        return 0;
+      *site = t->user_site;
+      user_site_taken (t);
+    }
+  unsigned id = __atomic_load_n (&(*site)->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
   /* One sign tests both, and mp_no_fast_thread's MP_NO_FAST: id - 1,
      widened first, is negative for id 0 alone.  Before the chunk's
@@ -304,8 +318,6 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
-  if (as_user)
-    mp_set_user_site (t, NULL);
   struct mp_site_counts *c = mp_counts_of (t, id);
   if (keep & MP_KEEP_CALLS)
     mp_own_add (&c->c[SC_NUM_ALLOCATE], 1);
@@ -326,15 +338,6 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
         }
     }
   return 1;
-}
-
-/* alloc_fast of P, N bytes allocated at SITE inside a user allocator's
-   call, charged to that call's site instead: out of line, so that the
-   common path pays one test for it.  */
-static int __attribute__ ((noinline))
-alloc_fast_user (const struct mp_site *site, void *p, size_t n)
-{
-  return alloc_fast (site, p, n, MP_STATS_EVERY, 1);
 }
 
 /* Flush the calling thread's bytesUsed (alloc_fast returned 2), then
@@ -398,13 +401,8 @@ static inline __attribute__ ((always_inline)) void *
 count_alloc_as (const struct mp_site *site, void *p, size_t n,
                 enum mp_source source, const void *ra, unsigned keep)
 {
-  int done = alloc_fast (site, p, n, keep, 0);
+  int done = alloc_fast (&site, p, n, keep);
   if (MP_LIKELY (done == 1))
-    return p;
-  if (done == 0 && keep == MP_STATS_EVERY && p != NULL
-      && mp_fast_tls->user_site != NULL)
-    done = alloc_fast_user (site, p, n);
-  if (done == 1)
     return p;
   if (done == 2)
     return flush_used (p);

@@ -147,11 +147,16 @@ mp_own_get (const mp_counter *c)
   return *(const mp_own_counter *) c;
 }
 
-/* The counters of site number ID in T.  */
+/* The counters of site number ID in T.  The slots before site 1's are
+   the record's: a constant that the empty asm keeps GCC from adding to
+   ID (an instruction on the fast paths), so that it goes into the
+   counters' displacements.  */
 static inline __attribute__ ((always_inline)) struct mp_site_counts *
 mp_counts_of (struct mp_thread *t, unsigned id)
 {
-  return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  struct mp_site_counts *c = (struct mp_site_counts *) t + (size_t) id;
+  __asm__ ("" : "+r" (c));
+  return c + (MP_RECORD_SLOTS - 1);
 }
 
 /* The counters of SITE in T.  */
