@@ -878,13 +878,25 @@ realloc_slow (void *p, size_t n, const struct mp_site *site, const void *ra)
   return realloc_ours (t, c, p, old, slack, n, e, ra);
 }
 
+/* realloc_failed for realloc_as, which took P's slack out of
+   bytesSlack before the call: it is put back, read from P's chunk,
+   which the failure left as it was.  */
+static void * __attribute__ ((noinline))
+realloc_fast_failed (struct mp_site_counts *c, void *p, size_t old, size_t n)
+{
+  size_t slack = chunk_usable (p) - TRAILER - old;
+  mp_own_add (&mp_fast_tls->bytes_slack, (int64_t) slack);
+  return realloc_failed (c, p, old, slack, n, NULL);
+}
+
 /* realloc of P to N at SITE, called from RA (RA_HERE: the caller's),
    with a fast path for the common case: P an untracked block of ours in
    a glibc chunk of its own, N neither 0 nor too big, the site numbered;
    and, once the allocator has returned, a block Q of the same kind with
    a slack the tag can hold and no sample due in the words it adds.
    Anything else, or a failure, goes on to the general path's parts,
-   which count the same.  */
+   which count the same.  P's slack leaves bytesSlack before the call,
+   so that it need not be kept across it (the parts are told 0).  */
 static inline __attribute__ ((always_inline)) void *
 realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
 {
@@ -902,25 +914,29 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   /* Untagged first, as untag_block does: a block the allocator frees
      keeps no tag.  */
   memset ((char *) p + old + slack, 0, sizeof (uint64_t));
+  /* OLD, opaque from here: otherwise GCC keeps the usable size and the
+     slack across the call, to derive it again after.  */
+  __asm__ ("" : "+r" (old));
   struct mp_site_counts *c = mp_counts_of (t, id);
   mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
+  mp_own_add (&t->bytes_slack, -(int64_t) slack);   /* see above */
   void *q = SYS_HOT (realloc, (p, n + TRAILER));
   if (MP_UNLIKELY (q == NULL))
-    return realloc_failed (c, p, old, slack, n, NULL);
+    return realloc_fast_failed (c, p, old, n);
   size_t h = *(const size_t *) ((uintptr_t) q - sizeof (size_t));
   size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
   uint64_t new_slack = usable - n;
   uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
                                                  : 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
+  int in_place = p == q;
   if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
-    return realloc_done (t, c, q, p == q, old, slack, n, CALLER (ra));
+    return realloc_done (t, c, q, in_place, old, 0, n, CALLER (ra));
   uint64_t tag = make_tag (q, new_slack);
   memcpy ((char *) q + usable, &tag, sizeof tag);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  mp_count_realloc (c, p == q, old, n);
-  mp_note_alloc (t, (int64_t) n - (int64_t) old,
-                 (int64_t) new_slack - (int64_t) slack);
+  mp_count_realloc (c, in_place, old, n);
+  mp_note_alloc (t, (int64_t) n - (int64_t) old, (int64_t) new_slack);
   return q;
 }
 
