@@ -300,7 +300,9 @@ alloc_fast (const struct mp_site **site, void *p, size_t n, unsigned keep)
     {
       if (keep != MP_STATS_EVERY)
         return 0;
-      *site = t->user_site;
+      /* Read again, not kept from the test, which then needs no
+         register: t->user_site is the owner's.  */
+      *site = __atomic_load_n (&t->user_site, __ATOMIC_RELAXED);
       user_site_taken (t);
     }
   unsigned id = __atomic_load_n (&(*site)->id, __ATOMIC_ACQUIRE);
@@ -929,7 +931,7 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
                                                  : 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
-  int in_place = p == q;
+  size_t in_place = p == q;
   if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
     return realloc_done (t, c, q, in_place, old, 0, n, CALLER (ra));
   uint64_t tag = make_tag (q, new_slack);
@@ -1020,7 +1022,8 @@ mp_usable_size (void *p)
           size_t usable = (h & ~(size_t) 7) - sizeof (size_t);
           uint64_t tag;
           memcpy (&tag, (char *) p + usable - TRAILER, sizeof tag);
-          return usable - (tag == make_tag (p, tag & ~HASH_MASK) ? TRAILER : 0);
+          size_t ours = usable - TRAILER;   /* a conditional move */
+          return tag == make_tag (p, tag & ~HASH_MASK) ? ours : usable;
         }
     }
   return usable_size_slow (p);
