@@ -330,13 +330,18 @@ mp_runtime_name (const struct mp_callee *callee)
    Allocating ones also get the malloc attribute, so that what follows
    the pass (RTL alias analysis) keeps treating the result as a fresh
    block; DECL_IS_MALLOC is what the middle end reads, the attribute is
-   what a reader of the tree dump expects.  */
+   what a reader of the tree dump expects.  Every one gets noplt: the
+   call goes through the GOT, without the PLT's jump, an instruction a
+   call of the shared runtime (the wrapper's default); the linker makes
+   it a direct call where the runtime is linked statically.  */
 static tree
 mp_build_runtime_decl (const char *name, tree type, bool fresh, bool nothrow)
 {
   tree decl = build_fn_decl (name, type);
 
   TREE_NOTHROW (decl) = nothrow;
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noplt"), NULL_TREE,
+                                      DECL_ATTRIBUTES (decl));
   if (fresh)
     {
       DECL_IS_MALLOC (decl) = 1;

@@ -265,31 +265,47 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
-/* The fast path of a block P of N bytes allocated at SITE, in the
+/* The fast path of a block P of N bytes allocated at *SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
    the tag can hold, the site charged numbered, no sample due.  Return 0
-   with nothing done otherwise, 1 when done, 2 when done but for a flush
-   of bytesUsed (a new peak of the thread's is far from its last flush),
-   which the caller makes: the path makes no call, so that the functions
-   it is inlined in need save no registers for one.  It counts the
-   statistics KEEP names (stats.h): all of them but in the lean entries,
-   where the tests fold away.  AS_USER (alloc_fast_user): the site
-   charged is the user allocator's whose call is under way (thread.h's
-   mp_charge_site), for a program whose allocation wrapper is named as
-   one (gawk's pma_malloc) makes every allocation inside such a call;
-   otherwise such a block is left to the slow path.  The lean entries
-   always leave it there, as the user allocator's site may keep more
-   than they count.  */
+   with nothing counted otherwise, 1 when done, 2 when done but for a
+   flush of bytesUsed (a new peak of the thread's is far from its last
+   flush), which the caller makes: the path makes no call, so that the
+   functions it is inlined in need save no registers for one.  It counts
+   the statistics KEEP names (stats.h): all of them but in the lean
+   entries, where the tests fold away.  Inside a user allocator's call
+   (a program whose allocation wrapper is named as one, gawk's
+   pma_malloc, makes every allocation there) the site charged is the
+   user allocator's (thread.h's mp_charge_site): it is taken off the
+   thread and put in *SITE at once, on a branch of its own, so that the
+   common path pays one test for it and the slow path, if the fast one
+   gives up later, charges *SITE all the same.  The lean entries leave
+   such a block to the slow path, as the user allocator's site may keep
+   more than they count.  */
+/* Clear T's user site, which alloc_fast took: apart, as the young
+   log's gate it reopens wants registers the fast path has not saved.  */
+static void __attribute__ ((noinline))
+user_site_taken (struct mp_thread *t)
+{
+  mp_set_user_site (t, NULL);
+}
+
 static inline __attribute__ ((always_inline)) int
-alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
-            int as_user)
+alloc_fast (const struct mp_site **site, void *p, size_t n, unsigned keep)
 {
   struct mp_thread *t = mp_fast_tls;
-  if (MP_UNLIKELY (p == NULL || (!as_user && t->user_site != NULL)))
+  if (MP_UNLIKELY (p == NULL))
     return 0;
-  if (as_user)
-    site = t->user_site;
-  unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
+  if (MP_UNLIKELY (t->user_site != NULL))
+    {
+      if (keep != MP_STATS_EVERY)
+        return 0;
+      /* Read again, not kept from the test, which then needs no
+         register: t->user_site is the owner's.  */
+      *site = __atomic_load_n (&t->user_site, __ATOMIC_RELAXED);
+      user_site_taken (t);
+    }
+  unsigned id = __atomic_load_n (&(*site)->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);
   /* One sign tests both, and mp_no_fast_thread's MP_NO_FAST: id - 1,
      widened first, is negative for id 0 alone.  Before the chunk's
@@ -304,8 +320,6 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
     return 0;
   uint64_t tag = make_tag (p, slack);
   memcpy ((char *) p + usable, &tag, sizeof tag);
-  if (as_user)
-    mp_set_user_site (t, NULL);
   struct mp_site_counts *c = mp_counts_of (t, id);
   if (keep & MP_KEEP_CALLS)
     mp_own_add (&c->c[SC_NUM_ALLOCATE], 1);
@@ -326,15 +340,6 @@ alloc_fast (const struct mp_site *site, void *p, size_t n, unsigned keep,
         }
     }
   return 1;
-}
-
-/* alloc_fast of P, N bytes allocated at SITE inside a user allocator's
-   call, charged to that call's site instead: out of line, so that the
-   common path pays one test for it.  */
-static int __attribute__ ((noinline))
-alloc_fast_user (const struct mp_site *site, void *p, size_t n)
-{
-  return alloc_fast (site, p, n, MP_STATS_EVERY, 1);
 }
 
 /* Flush the calling thread's bytesUsed (alloc_fast returned 2), then
@@ -398,13 +403,8 @@ static inline __attribute__ ((always_inline)) void *
 count_alloc_as (const struct mp_site *site, void *p, size_t n,
                 enum mp_source source, const void *ra, unsigned keep)
 {
-  int done = alloc_fast (site, p, n, keep, 0);
+  int done = alloc_fast (&site, p, n, keep);
   if (MP_LIKELY (done == 1))
-    return p;
-  if (done == 0 && keep == MP_STATS_EVERY && p != NULL
-      && mp_fast_tls->user_site != NULL)
-    done = alloc_fast_user (site, p, n);
-  if (done == 1)
     return p;
   if (done == 2)
     return flush_used (p);
@@ -880,13 +880,25 @@ realloc_slow (void *p, size_t n, const struct mp_site *site, const void *ra)
   return realloc_ours (t, c, p, old, slack, n, e, ra);
 }
 
+/* realloc_failed for realloc_as, which took P's slack out of
+   bytesSlack before the call: it is put back, read from P's chunk,
+   which the failure left as it was.  */
+static void * __attribute__ ((noinline))
+realloc_fast_failed (struct mp_site_counts *c, void *p, size_t old, size_t n)
+{
+  size_t slack = chunk_usable (p) - TRAILER - old;
+  mp_own_add (&mp_fast_tls->bytes_slack, (int64_t) slack);
+  return realloc_failed (c, p, old, slack, n, NULL);
+}
+
 /* realloc of P to N at SITE, called from RA (RA_HERE: the caller's),
    with a fast path for the common case: P an untracked block of ours in
    a glibc chunk of its own, N neither 0 nor too big, the site numbered;
    and, once the allocator has returned, a block Q of the same kind with
    a slack the tag can hold and no sample due in the words it adds.
    Anything else, or a failure, goes on to the general path's parts,
-   which count the same.  */
+   which count the same.  P's slack leaves bytesSlack before the call,
+   so that it need not be kept across it (the parts are told 0).  */
 static inline __attribute__ ((always_inline)) void *
 realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
 {
@@ -904,25 +916,29 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   /* Untagged first, as untag_block does: a block the allocator frees
      keeps no tag.  */
   memset ((char *) p + old + slack, 0, sizeof (uint64_t));
+  /* OLD, opaque from here: otherwise GCC keeps the usable size and the
+     slack across the call, to derive it again after.  */
+  __asm__ ("" : "+r" (old));
   struct mp_site_counts *c = mp_counts_of (t, id);
   mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
+  mp_own_add (&t->bytes_slack, -(int64_t) slack);   /* see above */
   void *q = SYS_HOT (realloc, (p, n + TRAILER));
   if (MP_UNLIKELY (q == NULL))
-    return realloc_failed (c, p, old, slack, n, NULL);
+    return realloc_fast_failed (c, p, old, n);
   size_t h = *(const size_t *) ((uintptr_t) q - sizeof (size_t));
   size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
   uint64_t new_slack = usable - n;
   uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
                                                  : 0;
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
+  size_t in_place = p == q;
   if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
-    return realloc_done (t, c, q, p == q, old, slack, n, CALLER (ra));
+    return realloc_done (t, c, q, in_place, old, 0, n, CALLER (ra));
   uint64_t tag = make_tag (q, new_slack);
   memcpy ((char *) q + usable, &tag, sizeof tag);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  mp_count_realloc (c, p == q, old, n);
-  mp_note_alloc (t, (int64_t) n - (int64_t) old,
-                 (int64_t) new_slack - (int64_t) slack);
+  mp_count_realloc (c, in_place, old, n);
+  mp_note_alloc (t, (int64_t) n - (int64_t) old, (int64_t) new_slack);
   return q;
 }
 
@@ -1006,7 +1022,8 @@ mp_usable_size (void *p)
           size_t usable = (h & ~(size_t) 7) - sizeof (size_t);
           uint64_t tag;
           memcpy (&tag, (char *) p + usable - TRAILER, sizeof tag);
-          return usable - (tag == make_tag (p, tag & ~HASH_MASK) ? TRAILER : 0);
+          size_t ours = usable - TRAILER;   /* a conditional move */
+          return tag == make_tag (p, tag & ~HASH_MASK) ? ours : usable;
         }
     }
   return usable_size_slow (p);

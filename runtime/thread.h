@@ -151,11 +151,16 @@ mp_own_get (const mp_counter *c)
   return *(const mp_own_counter *) c;
 }
 
-/* The counters of site number ID in T.  */
+/* The counters of site number ID in T.  The slots before site 1's are
+   the record's: a constant that the empty asm keeps GCC from adding to
+   ID (an instruction on the fast paths), so that it goes into the
+   counters' displacements.  */
 static inline __attribute__ ((always_inline)) struct mp_site_counts *
 mp_counts_of (struct mp_thread *t, unsigned id)
 {
-  return (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1 + id);
+  struct mp_site_counts *c = (struct mp_site_counts *) t + (size_t) id;
+  __asm__ ("" : "+r" (c));
+  return c + (MP_RECORD_SLOTS - 1);
 }
 
 /* The counters of SITE in T.  */
@@ -174,14 +179,16 @@ mp_counts (struct mp_thread *t, const struct mp_site *site)
    allocated bytes.  Inline: the malloc family's realloc counts it on
    its fast path (libc.c).  */
 static inline __attribute__ ((always_inline)) void
-mp_count_realloc (struct mp_site_counts *c, int in_place, size_t old,
+mp_count_realloc (struct mp_site_counts *c, size_t in_place, size_t old,
                   size_t n)
 {
   size_t kept = old < n ? old : n;
   mp_own_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
   mp_own_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], in_place);
-  mp_own_add (&c->c[in_place ? SC_BYTES_NOT_MOVED : SC_BYTES_MOVED],
-              (int64_t) kept);
+  /* IN_PLACE, 0 or 1, picks the counter: no select to compute.  */
+  _Static_assert (SC_BYTES_NOT_MOVED == SC_BYTES_MOVED + 1,
+                  "bytesNotMoved follows bytesMoved");
+  mp_own_add (&c->c[SC_BYTES_MOVED + in_place], (int64_t) kept);
   if (n > old)
     {
       mp_own_add (&c->c[SC_NUM_EXPAND], 1);

@@ -33,4 +33,4 @@ use (int n)
 }
 
 /* { dg-final { scan-assembler-not "call\[ \t\]+pop" } } */
-/* { dg-final { scan-assembler "call\[ \t\]+__mp_user_begin" } } */
+/* { dg-final { scan-assembler "call\[ \t\]+\\*?__mp_user_begin" } } */
