@@ -332,8 +332,10 @@ mp_runtime_name (const struct mp_callee *callee)
    block; DECL_IS_MALLOC is what the middle end reads, the attribute is
    what a reader of the tree dump expects.  Every one gets noplt: the
    call goes through the GOT, without the PLT's jump, an instruction a
-   call of the shared runtime (the wrapper's default); the linker makes
-   it a direct call where the runtime is linked statically.  */
+   call of the shared runtime (the wrapper's default); on x86-64 the
+   linker makes it a direct call where the runtime is linked statically
+   (GCC honours noplt on AArch64 only with -fpic or -fPIE, and ld.bfd
+   keeps the GOT load there).  */
 static tree
 mp_build_runtime_decl (const char *name, tree type, bool fresh, bool nothrow)
 {

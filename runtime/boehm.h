@@ -83,7 +83,8 @@ mp_count_young_at (struct mp_site_counts *c, size_t n, uint64_t words,
    not NULL, WORDS from 1 to MP_MAX_YOUNG_WOSIZE: the caller checked),
    in the common case only: the site and the guest procedure numbered,
    room in the log (none while the thread is not known to Boehm or a
-   user allocator's call is under way: generations.c's set_limit), no
+   user allocator's call is under way: generations.c's set_limit, nor
+   after a collection decided its entries: decide_log), no
    sample due, bytesUsed far from a flush.  Return 0 with nothing done otherwise.  Each of those is
    tested before the first store, so that the path makes no call: the
    functions it is inlined into need not save registers for one.  Of
@@ -98,7 +99,7 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
   /* One test each, not a chain of flags.  */
   struct mp_young *y = &t->young;
   size_t k = atomic_load_explicit (&y->count, memory_order_relaxed);
-  if (MP_UNLIKELY (k >= y->limit))
+  if (MP_UNLIKELY (k >= __atomic_load_n (&y->limit, __ATOMIC_RELAXED)))
     return 0;
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (id == 0))

@@ -428,7 +428,7 @@ decide_log (struct mp_young *y, uint64_t epoch, const struct dedup *keep,
      filling up, it moved half a log.  The owner stopped inside the fast
      path had room already; stopped inside mp_young_gate, it sets the
      limit it computed, and the entries wait for the log to fill.  */
-  y->limit = 0;
+  __atomic_store_n (&y->limit, 0, __ATOMIC_RELAXED);
   return promoted;
 }
 
@@ -802,8 +802,10 @@ log_out_of_memory (struct mp_thread *t, uint64_t words, uint64_t epoch)
   return 0;
 }
 
-/* mp_young_log's way when the log is full, or at a look at the minor
-   heap budget.  */
+/* mp_young_log's way when the log is full, at a look at the minor heap
+   budget, or at the first append after a collection decided entries
+   (decide_log lowered the limit to 0): make_room then drops them, and
+   its set_limit is what raises the limit again.  */
 void
 mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
 {

@@ -40,7 +40,7 @@ mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 {
   struct mp_young *y = &t->young;
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
-  if (MP_UNLIKELY (n >= y->limit))
+  if (MP_UNLIKELY (n >= __atomic_load_n (&y->limit, __ATOMIC_RELAXED)))
     {
       mp_young_log_slow (t, base, words);
       return;

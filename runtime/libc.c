@@ -265,6 +265,14 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
+/* Clear T's user site, which alloc_fast took: apart, as the young
+   log's gate it reopens wants registers the fast path has not saved.  */
+static void __attribute__ ((noinline))
+user_site_taken (struct mp_thread *t)
+{
+  mp_set_user_site (t, NULL);
+}
+
 /* The fast path of a block P of N bytes allocated at *SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
    the tag can hold, the site charged numbered, no sample due.  Return 0
@@ -282,14 +290,6 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
    gives up later, charges *SITE all the same.  The lean entries leave
    such a block to the slow path, as the user allocator's site may keep
    more than they count.  */
-/* Clear T's user site, which alloc_fast took: apart, as the young
-   log's gate it reopens wants registers the fast path has not saved.  */
-static void __attribute__ ((noinline))
-user_site_taken (struct mp_thread *t)
-{
-  mp_set_user_site (t, NULL);
-}
-
 static inline __attribute__ ((always_inline)) int
 alloc_fast (const struct mp_site **site, void *p, size_t n, unsigned keep)
 {

@@ -714,7 +714,8 @@ MP_VM_DECL const struct mp_vm_site **mp_vm_running (void);
    MP_SOURCE_NORMAL or MP_SOURCE_ATOMIC, at most MP_MAX_YOUNG_WOSIZE
    words) takes a few loads and stores into the allocating thread's
    record, laid out as struct mp_vm_thread, and a call of mp_vm_slow
-   when the sampler's countdown runs out or the young-block log is full.
+   when the sampler's countdown runs out or the young-block log reaches
+   its limit (full, or holding entries a collection has decided).
    mp_vm_young below is that fast path in C: a JIT emits the same
    instructions.  Larger and uncollectable objects go through
    mp_vm_allocated.  The fast path counts at its own site only (not at
@@ -738,7 +739,9 @@ struct mp_vm_thread
   uint64_t *log;                /* the young-block log */
   size_t log_count;             /* its entries */
   size_t log_limit;             /* call mp_vm_slow when log_count is at
-                                   it */
+                                   it; the collector lowers it after a
+                                   collection: read it at each
+                                   allocation */
 };
 
 /* A site's counters, from the record plus its offset: int64_t each.  */

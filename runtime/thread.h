@@ -12,10 +12,15 @@ struct mp_young
      code sees as struct mp_vm_thread (vm.c checks the layout).  */
   _Atomic (uint64_t *) entries;  /* owner allocates; the collector reads */
   _Atomic size_t count;          /* entries logged; owner writes */
-  size_t limit;                  /* owner writes, and the collector sets
-                                    it to 0 with the world stopped once
-                                    it has decided entries (generations.c's
-                                    decide_log): `capacity`, or less when
+  size_t limit;                  /* owner writes, and so does the
+                                    collector: it lowers it to 0 once it
+                                    has decided entries (generations.c's
+                                    decide_log), while an owner not
+                                    stopped (exited, or in GC_do_blocking)
+                                    or stopped inside mp_young_gate may
+                                    write it too, losing only that early
+                                    drop; relaxed atomic accesses
+                                    (__atomic_*): `capacity`, or less when
                                     the minor heap budget is looked at
                                     sooner, so that one test sends the
                                     appends that need more than a store
@@ -212,8 +217,9 @@ mp_young_gate (struct mp_thread *t)
 {
   struct mp_young *y = &t->young;
   size_t check = y->check_at - y->dropped;   /* check_at >= dropped */
-  y->limit = t->gc_registered == MP_GC_UNKNOWN || t->user_site != NULL ? 0
-             : check < y->capacity ? check : y->capacity;
+  size_t limit = t->gc_registered == MP_GC_UNKNOWN || t->user_site != NULL
+                 ? 0 : check < y->capacity ? check : y->capacity;
+  __atomic_store_n (&y->limit, limit, __ATOMIC_RELAXED);
 }
 
 /* Make SITE (NULL: none) the user allocator whose call is under way in
@@ -224,7 +230,7 @@ mp_set_user_site (struct mp_thread *t, const struct mp_site *site)
 {
   t->user_site = site;
   if (site != NULL)
-    t->young.limit = 0;
+    __atomic_store_n (&t->young.limit, 0, __ATOMIC_RELAXED);
   else
     mp_young_gate (t);
 }

@@ -9,8 +9,9 @@
    log.  So struct mp_vm_thread is a view of the record from its
    sample_left on, and a site's counters are at a fixed offset from it
    (sites.c puts them after the record, by site number).  Whatever needs
-   more (a sample, a full log, the minor heap budget: the log's limit
-   stops short for it) goes through mp_vm_slow, the ordinary count.  */
+   more (a sample, a full log, the decided entries a collection leaves,
+   the minor heap budget: the log's limit stops short for them) goes
+   through mp_vm_slow, the ordinary count.  */
 
 #include <errno.h>
 #include <stdatomic.h>
