@@ -36,10 +36,10 @@
 
    For 2, the allocator's body is bracketed as the late pass brackets its
    calls (entry.h): took = __mp_user_begin (&site) on the edge out of the
-   entry block, and __mp_user_end (result, took) before each return.
-   The runtime lets a bracket inside a bracketed call do nothing, so an
-   out-of-line copy called through a bracketed call costs two calls and
-   counts once.  */
+   entry block, and `if (took) __mp_user_end (result, took)' before each
+   return.  The runtime lets a bracket inside a bracketed call take
+   nothing, so an out-of-line copy called through a bracketed call costs
+   a call and a test, and counts once.  */
 
 #include "memprof.h"
 #include "tree-pass.h"
@@ -354,6 +354,9 @@ mp_bracket_body (function *fun, const struct mp_user_allocator *user)
                        mp_emit_early_site (begin, user->name, user->kind));
   gimple_call_set_lhs (begin, took);
   gsi_insert_on_edge_immediate (entry, begin);
+  /* Put under their tests (mp_guard_user_end) once the walk is over:
+     the new blocks would be walked too.  */
+  auto_vec<gcall *> ends;
   FOR_EACH_BB_FN (bb, fun)
     {
       gimple_stmt_iterator gsi = gsi_last_bb (bb);
@@ -366,7 +369,10 @@ mp_bracket_body (function *fun, const struct mp_user_allocator *user)
       gimple_set_location (end, gimple_location (ret));
       gimple_set_block (end, gimple_block (ret));
       gsi_insert_before (&gsi, end, GSI_SAME_STMT);
+      ends.safe_push (end);
     }
+  for (gcall *end : ends)
+    mp_guard_user_end (end);
 }
 
 /* Whether FNDECL, a function this unit defines, is the program's own

@@ -41,9 +41,12 @@
       runtime records.
 
    4. A call of a user allocator (-fplugin-arg-memprof-allocator) is kept
-      and bracketed by __mp_user_begin and __mp_user_end.  These new
-      calls touch memory, so their virtual operands are left to the SSA
-      updater (TODO_update_ssa_only_virtuals).
+      and bracketed by __mp_user_begin and __mp_user_end, the latter in
+      a block of its own that a GIMPLE_COND on the former's result
+      skips (mp_guard_user_end).  These new calls touch memory, so their
+      virtual operands, and the PHI where the skipped block's memory
+      state meets the other's, are left to the SSA updater
+      (TODO_update_ssa_only_virtuals).
 
    5. Trees kept from one function to the next (types, the runtime
       declarations) live in mp_roots, a GGC root registered with
@@ -87,6 +90,9 @@ static struct plugin_info mp_plugin_info =
 struct mp_walk
 {
   unsigned todo;
+  /* The __mp_user_end calls added, to be put under their test once the
+     walk, whose iterator a split block would leave behind, is over.  */
+  auto_vec<gcall *> ends;
 };
 
 /* One line per site, at the place in the user's file that the site
@@ -212,7 +218,7 @@ mp_user_result (gcall *call, gimple **store)
 }
 
 /* took = __mp_user_begin (&site); p = NAME (args);
-   __mp_user_end (p, took);  */
+   if (took) __mp_user_end (p, took);  (the test added after the walk)  */
 static void
 mp_rewrite_user (gimple_stmt_iterator *gsi, gcall *call,
                  const struct mp_user_allocator *user, struct mp_walk *walk)
@@ -257,10 +263,41 @@ mp_rewrite_user (gimple_stmt_iterator *gsi, gcall *call,
     gsi_insert_seq_on_edge_immediate (e, after);
   else
     gsi_insert_seq_after (gsi, after, GSI_CONTINUE_LINKING);
+  walk->ends.safe_push (end);
 
   if (mp_verbose)
     mp_note_user (gimple_location (call), user, "");
   walk->todo |= TODO_update_ssa_only_virtuals;
+}
+
+/* Make END, a call __mp_user_end (p, took) in place, run only when took
+   is not 0: a bracket inside another one took nothing and has nothing
+   to end, and a test costs less than a call.  The block is split before
+   and after END, and a GIMPLE_COND on took ends the first part: its
+   true edge goes to END's block, its false one around it.  In SSA form
+   the memory state that meets again after END gets its PHI from the
+   virtual operands' update the caller asks for; the dominators, which
+   the new edge changes, are dropped, to be computed again when
+   wanted.  */
+void
+mp_guard_user_end (gcall *end)
+{
+  basic_block bb = gimple_bb (end);
+  gimple_stmt_iterator gsi = gsi_for_stmt (end);
+  gcond *test = gimple_build_cond (NE_EXPR, gimple_call_arg (end, 1),
+                                   integer_zero_node, NULL_TREE, NULL_TREE);
+
+  gimple_set_location (test, gimple_location (end));
+  gsi_insert_before (&gsi, test, GSI_SAME_STMT);
+  edge taken = split_block (bb, test);
+  edge after = split_block (taken->dest, end);
+  taken->flags = (taken->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
+  taken->probability = profile_probability::even ();
+  taken->dest->count = bb->count.apply_probability (taken->probability);
+  edge skip = make_edge (bb, after->dest, EDGE_FALSE_VALUE);
+  skip->probability = taken->probability.invert ();
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
 }
 
 /* The runtime's own functions allocate for it: rewriting their calls
@@ -418,6 +455,8 @@ mp_execute (function *fun)
          gsi_next (&gsi))
       if (gcall *call = dyn_cast <gcall *> (gsi_stmt (gsi)))
         mp_rewrite_call (&gsi, call, &walk);
+  for (gcall *end : walk.ends)
+    mp_guard_user_end (end);
   if (walk.todo & TODO_update_ssa_only_virtuals)
     mark_virtual_operands_for_renaming (fun);
   return walk.todo;

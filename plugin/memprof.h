@@ -38,6 +38,7 @@ const struct mp_user_allocator *mp_find_user_allocator (tree fndecl);
 /* memprof.cc: the runtime's own functions, which are left alone; the
    verbose note of a rewritten call (at LOC) of CALLEE.  */
 bool mp_runtime_function_p (tree fndecl);
+void mp_guard_user_end (gcall *end);
 void mp_note (location_t, const char *callee, const char *runtime);
 
 /* inline.cc: the early pass, and a note for an allocator= that cannot be

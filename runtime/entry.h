@@ -142,16 +142,18 @@ void __mp__ZdaPvSt11align_val_tRKSt9nothrow_t (void *, size_t, const void *,
    plugin turns each call `p = NAME (args)` into
        took = __mp_user_begin (&site);
        p = NAME (args);
-       __mp_user_end (p, took);
+       if (took)
+         __mp_user_end (p, took);
    and brackets NAME's own body the same way, with a site it gives where
    NAME was inlined (a call site no call is left for), so that the
    allocator need not be kept out of line.  A call under way takes the
    thread's user site (took = 1) unless another one already holds it,
    as NAME's body does when its call was bracketed: nested calls are one
-   allocation.  The first allocation that instrumented code makes inside
-   is charged to the site and clears it; if none did (NAME popped a free
-   list, or lives in a library built without the plugin),
-   __mp_user_end counts the result itself.  */
+   allocation, and the inner bracket's end is a test, not a call.  The
+   first allocation that instrumented code makes inside is charged to
+   the site and clears it; if none did (NAME popped a free list, or
+   lives in a library built without the plugin), __mp_user_end counts
+   the result itself.  */
 int __mp_user_begin (const struct mp_site *);
 void __mp_user_end (void *, int took);
 
