@@ -8,12 +8,12 @@
    malloc and stdio, and Boehm for its allocation lock, at GC_init.
 
    Boehm's lock comes first: the collector takes some of ours holding it
-   (tracked.c's, finalise.c's, profile.c's and timeline.c's), and none of
-   ours is ever held while calling Boehm (control.c and finalise.c take
-   care of that).  tracked.c's lock is held while taking profile.c's; the
-   others hold no other lock.  Last, libunwind's locks: the captures
-   under way, and the exits of the threads that captured, which give
-   libunwind's caches back (callstack.c).
+   (profile.c's, which tracked.c shares, finalise.c's and timeline.c's),
+   and none of ours is ever held while calling Boehm (control.c and
+   finalise.c take care of that); none of those three is held while
+   taking another.  Last, libunwind's locks: the captures under way,
+   and the exits of the threads that captured, which give libunwind's
+   caches back (callstack.c).
 
    glibc runs prepare handlers in the reverse order of their
    registration.  Ours is registered when the runtime starts, from a
@@ -107,8 +107,8 @@ static __thread int collecting;
 
 /* The locks this thread's collection went past because a fork held
    them, so that their unlocks are skipped too.  A collection nests the
-   collector's locks (tracked.c's, profile.c's, timeline.c's and
-   finalise.c's), each once at most, so four entries suffice.  */
+   collector's locks (profile.c's, which tracked.c shares, timeline.c's
+   and finalise.c's), each once at most, so four entries suffice.  */
 static __thread pthread_mutex_t *skipped[4];
 static __thread unsigned n_skipped;
 

@@ -680,7 +680,7 @@ mp_uncount_block (void *p, const struct mp_site *site, size_t *n)
     {
       count_free (t, c, *n, slack);
       if (MP_UNLIKELY (ours & UNTAG_TRACKED))
-        mp_tracked_end (t, mp_tracked_take (p, 0));
+        mp_tracked_free (t, p);
     }
   else
     mp_add (&c->c[p ? SC_NUM_FOREIGN_DEALLOCATE : SC_NUM_DEALLOCATE], 1);

@@ -4,6 +4,7 @@
 #ifndef MEMPROF_PROFILE_H
 #define MEMPROF_PROFILE_H
 
+#include <pthread.h>
 #include "fork.h"
 #include "internal.h"
 
@@ -36,6 +37,15 @@ struct mp_profile_row
                                    earlier mp_profile_rows */
 };
 
+/* The lock of the profile and of tracked.c's table of followed blocks:
+   one lock, so that a sample and a free take it once for both.  Taken
+   with mp_collector_lock, inside the collector's lock; its holder takes
+   no other lock.  */
+extern pthread_mutex_t mp_profile_lock;
+
+/* These four under mp_profile_lock.  The record of the stack RAS (N_RAS
+   words, innermost first) and S's kind, S's sample added to it; NULL
+   without memory.  */
 struct mp_profile_stack *mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
                                            const struct mp_sampled *s);
 void mp_profile_promote (struct mp_profile_stack *s, double bytes);

@@ -34,7 +34,6 @@
    tracked.c.  */
 
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -186,7 +185,10 @@ draw_gap (struct mp_thread *t, double r, double log_keep)
   if (r >= 1)
     return 0;
   double u = (double) ((next_random (t->rng) >> 11) + 1) * 0x1p-53; /* (0, 1] */
-  double g = floor (natural_log (u) / log_keep);
+  /* log u <= 0 and log_keep < 0: G is not negative, and the
+     conversion's truncation is its floor, without floor's dozen
+     instructions a sample.  */
+  double g = natural_log (u) / log_keep;
   return g < (double) MAX_GAP ? (int64_t) g : MAX_GAP;
 }
 
@@ -365,11 +367,11 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
 }
 
 /* The block S, with A's samples, from RA: capture its call stack of
-   DEPTH frames, count it in the report's profile, pass it to tracker TR,
-   and have it followed; return 1 if it is.  A frame of its own, one
-   more for the unwinder to walk, because it holds the capture's buffer
-   (some 16 kB): inlined, every slow path would take that much stack,
-   where only a sample needs it.  */
+   DEPTH frames, pass it to tracker TR, and have it counted in the
+   report's profile and followed; return 1 if it is.  A frame of its
+   own, one more for the unwinder to walk, because it holds the
+   capture's buffer (some 16 kB): inlined, every slow path would take
+   that much stack, where only a sample needs it.  */
 static __attribute__ ((noinline)) int
 take_sample (struct mp_thread *t, struct mp_sampled *s,
              struct mp_allocation *a, const struct mp_tracker *tr,
@@ -388,11 +390,14 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
     }
   a->callstack = &cs;
   /* The profile keeps the allocating frame even when no stack is
-     wanted: it names the function of the site.  */
+     wanted: it names the function of the site.  It counts the block
+     with tracked.c's record of it, under one lock.  */
   uintptr_t site_ra = (uintptr_t) ra;
   if (mp_config.sampling_rate > 0)
-    s->profile = depth > 0 ? mp_profile_alloc (ras, cs.n_ras, s)
-                           : mp_profile_alloc (&site_ra, 1, s);
+    {
+      s->ras = depth > 0 ? ras : &site_ra;
+      s->n_ras = depth > 0 ? cs.n_ras : 1;
+    }
   void *(*fn) (const struct mp_allocation *, void *)
     = s->young ? tr->alloc_minor : tr->alloc_major;
   int saved;

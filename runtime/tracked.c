@@ -27,10 +27,12 @@
    at the same address is ended in its place.  One thread delivers at a time, in queue order, so a
    block's callbacks keep OCaml's order: alloc, promote, dealloc.
 
-   Locking.  `lock` guards the table, the queue and the entries' state.
-   It is never held while calling Boehm (which may take the GC lock) or a
-   callback.  The collector takes it at RECLAIM_END, holding the GC lock
-   with no thread stopped; since no holder of `lock` waits for the GC
+   Locking.  mp_profile_lock (profile.c's lock: a sample and a free take
+   one lock for the profile and the table) guards the table, the queue
+   and the entries' state.  It is never held while calling Boehm (which
+   may take the GC lock) or a callback.  The collector takes it at
+   RECLAIM_END, holding the GC lock with no thread stopped; since no
+   holder of it waits for the GC
    lock, that cannot deadlock.  An entry taken off both the table and the
    queue belongs to the thread that took it.  */
 
@@ -66,8 +68,7 @@ struct mp_tracked
   unsigned char promote_due, dead;  /* callbacks to deliver */
 };
 
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct mp_tracked **buckets;  /* guarded by lock */
+static struct mp_tracked **buckets;  /* guarded by mp_profile_lock */
 static size_t n_buckets, n_entries;
 static struct mp_tracked *queue_head, **queue_tail = &queue_head;
 static _Atomic size_t n_gc;     /* GC entries in the table: written under
@@ -75,7 +76,7 @@ static _Atomic size_t n_gc;     /* GC entries in the table: written under
 static atomic_int queue_nonempty;   /* written under lock */
 static atomic_int delivering;   /* 1 while a thread delivers the queue */
 
-/* ---- the table and the queue (under lock) ----------------------------- */
+/* ---- the table and the queue (under mp_profile_lock) ----------------------------- */
 
 static size_t
 bucket_of (const void *block, size_t n)
@@ -203,7 +204,7 @@ dequeue (void)
 #define SLAB_MAX 4096
 
 /* The spare entries, chained by `next', and the size of the next slab:
-   guarded by lock.  A spare entry is in neither the table nor the
+   guarded by mp_profile_lock.  A spare entry is in neither the table nor the
    queue.  */
 static struct mp_tracked *spare;
 static size_t slab_entries = SLAB_FIRST;
@@ -212,18 +213,18 @@ static size_t slab_entries = SLAB_FIRST;
 static struct mp_tracked *
 entry_new (void)
 {
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   struct mp_tracked *e = spare;
   size_t n = slab_entries;
   if (e != NULL)
     spare = e->next;
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   if (e != NULL)
     return e;
   struct mp_tracked *slab = mp_own_alloc (n * sizeof *slab);
   if (slab == NULL)
     return NULL;
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   for (size_t i = 1; i < n; i++)
     {
       slab[i].next = spare;
@@ -231,7 +232,7 @@ entry_new (void)
     }
   if (slab_entries == n && n < SLAB_MAX)
     slab_entries = 2 * n;
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   return slab;
 }
 
@@ -239,10 +240,10 @@ entry_new (void)
 static void
 entry_free (struct mp_tracked *e)
 {
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   e->next = spare;
   spare = e;
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
 }
 
 /* ---- making entries ----------------------------------------------------- */
@@ -269,49 +270,60 @@ static void
 entry_fill (struct mp_tracked *e, const struct mp_sampled *s)
 {
   *e = (struct mp_tracked) { .block = s->block, .meta = s->meta,
-                        .profile = s->profile, .est = s->est,
+                        .est = s->est,
                         .epoch = s->epoch, .session = s->session,
                         .gc = (unsigned char) s->gc,
                         .young = (unsigned char) s->young };
   e->link = GC_HIDE_POINTER (s->block);
 }
 
-/* Follow the block S describes; return 1 if it is followed.  */
+/* A GC block's entry for S, its link registered; NULL if there is
+   none.  Before mp_profile_lock: Boehm may take its own lock.  */
+static struct mp_tracked *
+gc_entry (const struct mp_sampled *s)
+{
+  struct mp_tracked *e = entry_new ();
+  if (e == NULL)
+    return NULL;                /* sampling stops (own.c) */
+  entry_fill (e, s);
+  if (GC_register_long_link ((void **) &e->link, s->block) != GC_SUCCESS)
+    {
+      mp_warn ("cannot follow a sampled GC block");
+      entry_free (e);
+      return NULL;
+    }
+  return e;
+}
+
+/* Count the block S describes in the profile and follow it; return 1
+   if it is followed.  One lock for both, and a malloc block's entry
+   from the spares under it.  */
 int
 mp_tracked_add (const struct mp_sampled *s)
 {
-  if (s->meta == NULL && s->profile == NULL)
+  if (s->meta == NULL && s->ras == NULL)
     return 0;
-  /* A GC block's entry is wanted before the lock, for its link; a
-     malloc block's is taken from the spares under the lock, if any.  */
-  struct mp_tracked *e = NULL;
-  if (s->gc)
+  struct mp_tracked *e = s->gc ? gc_entry (s) : NULL;
+  mp_collector_lock (&mp_profile_lock);
+  struct mp_profile_stack *profile
+    = s->ras ? mp_profile_alloc (s->ras, s->n_ras, s) : NULL;
+  if (!s->gc && (e = spare) != NULL)
+    spare = e->next;
+  else if (!s->gc)
     {
+      mp_collector_unlock (&mp_profile_lock);
       if ((e = entry_new ()) == NULL)
-        return 0;               /* sampling stops (own.c) */
-      entry_fill (e, s);
-      if (GC_register_long_link ((void **) &e->link, s->block) != GC_SUCCESS)
-        {
-          mp_warn ("cannot follow a sampled GC block");
-          entry_free (e);
-          return 0;
-        }
+        return 0;               /* counted, not followed (own.c) */
+      mp_collector_lock (&mp_profile_lock);
     }
-  mp_collector_lock (&lock);
-  if (e == NULL && spare == NULL)
+  else if (e == NULL)
     {
-      mp_collector_unlock (&lock);
-      if ((e = entry_new ()) == NULL)
-        return 0;
-      mp_collector_lock (&lock);
-    }
-  if (e == NULL)
-    {
-      e = spare;
-      spare = e->next;
+      mp_collector_unlock (&mp_profile_lock);
+      return 0;                 /* counted, not followed */
     }
   if (!s->gc)
     entry_fill (e, s);
+  e->profile = profile;
   if (s->session != mp_sample_session ())
     e->meta = NULL;             /* the tracker stopped meanwhile */
   int kept = e->meta != NULL || e->profile != NULL;
@@ -325,7 +337,7 @@ mp_tracked_add (const struct mp_sampled *s)
         survived (e);
     }
   int prompt = atomic_load (&queue_nonempty);
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   if (!kept)
     {
       if (s->gc)
@@ -348,12 +360,25 @@ mp_tracked_take (void *block, int gc)
 {
   if (gc && atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
     return NULL;
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   struct mp_tracked *e = table_take (block, gc);
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   if (e && gc)
     GC_unregister_long_link ((void **) &e->link);
   return e;
+}
+
+/* Under mp_profile_lock: the death of E's malloc block, for the
+   profile; E is spare unless KEEP, a callback still due for it.  */
+static void
+end_malloc (struct mp_tracked *e, int keep)
+{
+  if (e->profile)
+    mp_profile_dead (e->profile, &e->est);
+  if (keep)
+    return;
+  e->next = spare;
+  spare = e;
 }
 
 /* E's block was freed by T: its death, now for a malloc block (in T),
@@ -365,19 +390,23 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
     return;
   if (e->gc)
     {
-      mp_collector_lock (&lock);
+      mp_collector_lock (&mp_profile_lock);
       e->dead = 1;
       enqueue (e);
-      mp_collector_unlock (&lock);
+      mp_collector_unlock (&mp_profile_lock);
       mp_deliver (t);
       return;
     }
-  if (e->profile)
-    mp_profile_dead (e->profile, &e->est);
   struct mp_tracker tr;
+  int call = e->meta && mp_sample_tracker (&tr) == e->session
+             && tr.dealloc_major;
+  mp_collector_lock (&mp_profile_lock);
+  end_malloc (e, call);
+  mp_collector_unlock (&mp_profile_lock);
+  if (!call)
+    return;
   int saved;
-  if (e->meta && mp_sample_tracker (&tr) == e->session && tr.dealloc_major
-      && mp_callback_begin (t, e->session, &saved))
+  if (mp_callback_begin (t, e->session, &saved))
     {
       int ev = mp_ev_begin (MP_EV_DEALLOC_MAJOR);
       tr.dealloc_major (e->meta, tr.data);
@@ -387,6 +416,20 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
   entry_free (e);
 }
 
+/* The malloc block BLOCK was freed by T: mp_tracked_take and
+   mp_tracked_end, in one lock when no callback is due.  */
+void
+mp_tracked_free (struct mp_thread *t, void *block)
+{
+  mp_collector_lock (&mp_profile_lock);
+  struct mp_tracked *e = table_take (block, 0);
+  int quiet = e != NULL && e->meta == NULL;
+  if (quiet)
+    end_malloc (e, 0);
+  mp_collector_unlock (&mp_profile_lock);
+  if (e != NULL && !quiet)
+    mp_tracked_end (t, e);
+}
 /* E's block lives on after all (a realloc that failed or stayed in
    place): follow it again.  */
 void
@@ -403,15 +446,15 @@ mp_tracked_keep (struct mp_tracked *e)
           e->profile = NULL;
           e->meta = NULL;
           e->dead = 1;          /* delivered as nothing, and freed */
-          mp_collector_lock (&lock);
+          mp_collector_lock (&mp_profile_lock);
           enqueue (e);
-          mp_collector_unlock (&lock);
+          mp_collector_unlock (&mp_profile_lock);
           return;
         }
     }
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   table_put (e);
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
 }
 
 /* GC_EVENT_RECLAIM_END, from the collector: see the design above.  */
@@ -421,7 +464,7 @@ mp_tracked_after_reclaim (void)
   if (atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
     return;
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
@@ -438,7 +481,7 @@ mp_tracked_after_reclaim (void)
         p = &e->next;
       }
   int prompt = atomic_load (&queue_nonempty);
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   if (prompt)
     mp_sample_prompt ();
 }
@@ -492,10 +535,6 @@ static void
 deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
              const struct mp_tracker *tr)
 {
-  if (d.profile && d.promote)
-    mp_profile_promote (d.profile, d.est.data);
-  if (d.profile && d.dead)
-    mp_profile_dead (d.profile, &d.est);
   void *meta = deliver_to_tracker (t, d, tr);
   if (d.dead)
     {
@@ -506,7 +545,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
     return;
   /* Promoted, and in the table.  If the session is still the same, under
      lock, mp_tracked_forget_all has not freed E.  */
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   struct mp_tracked *untrack = NULL;
   if (mp_sample_session () == d.session)
     {
@@ -514,7 +553,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
       if (meta == NULL && e->profile == NULL && table_remove (e))
         untrack = e;            /* promote said stop */
     }
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   if (untrack)
     {
       GC_unregister_long_link ((void **) &untrack->link);
@@ -522,11 +561,12 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
     }
 }
 
-/* Take the next entry off the queue, with what is due for it.  */
+/* Take the next entry off the queue, with what is due for it; the
+   profile's part of it done, under the same lock.  */
 static struct mp_tracked *
 next_due (struct due *d)
 {
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   struct mp_tracked *e = dequeue ();
   if (e)
     {
@@ -534,8 +574,12 @@ next_due (struct due *d)
                           e->promote_due, e->dead,
                           e->young && !e->promote_due };
       e->promote_due = 0;
+      if (d->profile && d->promote)
+        mp_profile_promote (d->profile, d->est.data);
+      if (d->profile && d->dead)
+        mp_profile_dead (d->profile, &d->est);
     }
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   return e;
 }
 
@@ -564,7 +608,7 @@ void
 mp_tracked_forget_all (void)
 {
   struct mp_tracked *drop = NULL;
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
@@ -581,25 +625,25 @@ mp_tracked_forget_all (void)
       }
   for (struct mp_tracked *e = queue_head; e; e = e->queued)
     e->meta = NULL;
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
   struct mp_tracked *last = NULL;
   for (struct mp_tracked *e = drop; e; last = e, e = e->next)
     if (e->gc)
       GC_unregister_long_link ((void **) &e->link);
   if (last == NULL)
     return;
-  mp_collector_lock (&lock);
+  mp_collector_lock (&mp_profile_lock);
   last->next = spare;
   spare = drop;
-  mp_collector_unlock (&lock);
+  mp_collector_unlock (&mp_profile_lock);
 }
 
-/* See fork.c.  The queue's deliverer may be a thread that did not
-   follow: the child delivers the rest itself.  */
+/* See fork.c: mp_profile_fork takes our lock.  The queue's deliverer
+   may be a thread that did not follow: the child delivers the rest
+   itself.  */
 void
 mp_tracked_fork (enum mp_fork_step step)
 {
   if (step == MP_FORK_CHILD)
     atomic_store (&delivering, 0);
-  mp_fork_mutex (&lock, step);
 }

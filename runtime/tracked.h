@@ -12,7 +12,9 @@ struct mp_sampled
   void *block;
   void *meta;                   /* the tracker's metadata, or NULL */
   unsigned session;             /* of the tracker that returned it */
-  struct mp_profile_stack *profile;  /* profile.c's record, or NULL */
+  const uintptr_t *ras;         /* its stack for the profile, innermost
+                                   first, or NULL: not in the profile */
+  size_t n_ras;
   struct mp_space_amount est;   /* what the block stands for in the
                                    profile: blocks, data and overhead
                                    bytes, each its sample's estimate */
@@ -28,6 +30,7 @@ struct mp_tracked;
 struct mp_tracked *mp_tracked_take (void *block, int gc);
 void mp_tracked_end (struct mp_thread *t, struct mp_tracked *e);
 void mp_tracked_keep (struct mp_tracked *e);
+void mp_tracked_free (struct mp_thread *t, void *block);
 void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
