@@ -89,9 +89,17 @@ all: $(PLUGIN) $(RT_A) $(RT_SO) $(RT_STATIC_A) memprof.pc $(WRAPPERS)
 $(PLUGIN): $(PL_SRC) plugin/*.h runtime/site.h runtime/stats-choice.h
 	$(CXX) $(CXXFLAGS_PL) -shared -o $@ $(PL_SRC)
 
+# Each object's data and bss go to sections that Boehm does not take for
+# roots (runtime/roots.c).
+OBJCOPY  ?= objcopy
+OWN_DATA  = $(foreach s,.data .data.rel .data.rel.local,\
+                --rename-section $(s)=memprof_data) \
+            --rename-section .bss=memprof_bss
+
 $(RT_DIR)/%.o: runtime/%.c runtime/*.h
 	@mkdir -p $(RT_DIR)
-	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@.raw $<
+	$(OBJCOPY) $(OWN_DATA) $@.raw $@ && rm -f $@.raw
 
 # C++'s operator new may throw through cxx.c's frames: its cleanups
 # must run then.
@@ -238,8 +246,8 @@ install: all
 	  $(call wrapper,$(DESTDIR)$(BINDIR)/$(w),$(PLUGIN_INST),$(LIBDIR),$(INCDIR)) &&) true
 
 clean:
-	rm -f $(PLUGIN) runtime/*.o runtime/libmemprof.a runtime/libmemprof.so \
-	      runtime/libmemprof-static.a \
+	rm -f $(PLUGIN) runtime/*.o runtime/*.o.raw runtime/libmemprof.a \
+	      runtime/libmemprof.so runtime/libmemprof-static.a \
 	      memprof.pc runtime/html-template.h
 	rm -rf runtime/asan build/bin build/include testsuite/*.log \
 	       testsuite/*.sum testsuite/tmp bench/out $(FUZZ_DIR)

@@ -57,6 +57,7 @@
 #include "fork.h"
 #include "control.h"
 #include "sample.h"
+#include "roots.h"
 
 #define GC_THREADS
 #include <gc.h>
@@ -554,6 +555,7 @@ setup (void)
       GC_set_handle_fork (-1);  /* its fork handlers, where it can */
     }
   GC_init ();
+  mp_roots_exclude_own ();
   /* Threads the program creates without gc.h's redirection must be able
      to register.  This has to happen now, while no other thread can be
      inside Boehm: it makes Boehm lock its allocator (and start its

@@ -42,12 +42,14 @@
 #include "symbols.h"
 #include "profile.h"
 #include "index.h"
+#include "roots.h"
 
 #define WORD_MASK (~MP_GUEST_TAG_MASK)
 #define BAD_WORD WORD_MASK      /* a word the provider gave too large */
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct mp_frame_provider provider;   /* capture NULL: none */
+/* capture NULL: none; a root, which keeps its data alive.  */
+static struct mp_frame_provider provider MP_GC_ROOT;
 
 /* The VM's entry function: its address, from the latest provider that
    gave one, and its name once symbolised (NULL: not yet; "": none).

@@ -52,6 +52,7 @@
 #include "fork.h"
 #include "sample.h"
 #include "profile.h"
+#include "roots.h"
 
 /* Gaps while sampling is off, and the longest gap drawn (for rates so
    small that a gap would not fit in sample_left).  */
@@ -70,7 +71,7 @@ static int started;             /* between mp_memprof_start and _stop */
 static double rate;             /* the program's while started, else
                                    MEMPROF's sampling_rate */
 static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
-static struct mp_tracker tracker;
+static struct mp_tracker tracker MP_GC_ROOT;   /* keeps its data alive */
 static _Atomic unsigned session;
 static _Atomic unsigned version;
 

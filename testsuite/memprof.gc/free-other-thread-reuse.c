@@ -14,18 +14,12 @@
 #include <gc.h>
 #include <pthread.h>
 #include "../lib/mptest.h"
+#include "../lib/mpreuse.h"
 
 #define SIZE 512                /* 64 words */
 #define ROUNDS 10
 
-void *volatile given, *volatile kept;
-
-static void *
-free_given (void *arg)
-{
-  GC_FREE (given);
-  return arg;
-}
+void *volatile kept;
 
 int
 main (void)
@@ -37,13 +31,8 @@ main (void)
       kept = NULL;
       collect ();
       double p0 = mpt_promoted_words ();
-      void *old = GC_MALLOC (SIZE);
-      given = old;
-      pthread_t t;
-      CHECK_EQ (pthread_create (&t, NULL, free_given, NULL), 0);
-      pthread_join (t, NULL);
-      given = NULL;
-      kept = GC_MALLOC (SIZE);
+      void *old;
+      kept = mpt_reuse (SIZE, &old);
       reused += kept == old;
       collect ();
       CHECK_EQ (mpt_promoted_words () - p0, W (SIZE));
