@@ -108,8 +108,8 @@ static __thread int collecting;
 /* The locks this thread's collection went past because a fork held
    them, so that their unlocks are skipped too.  A collection nests the
    collector's locks (profile.c's, which tracked.c shares, timeline.c's
-   and finalise.c's), each once at most, so four entries suffice.  */
-static __thread pthread_mutex_t *skipped[4];
+   and finalise.c's), each once at most, so three entries suffice.  */
+static __thread pthread_mutex_t *skipped[3];
 static __thread unsigned n_skipped;
 
 /* Boehm's prepare handler runs after this one (unless the program forks

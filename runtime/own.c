@@ -51,8 +51,11 @@ exhaust (const char *why, size_t n)
   if (atomic_exchange (&exhausted, 1))
     return;
   atomic_store (&stopped_at, mp_uptime ());
-  mp_warn ("%s for %zu more bytes of sampling tables (%zu in use); "
-           "sampling stops, counting goes on", why, n, atomic_load (&in_use));
+  /* Without stdio: a thread holding stderr's lock may be sampled, and
+     its sample hold mp_profile_lock here.  */
+  mp_warn_raw ("%s for %zu more bytes of sampling tables (%zu in use); "
+               "sampling stops, counting goes on", why, n,
+               atomic_load (&in_use));
   mp_sample_prompt ();          /* every thread sees the rate of 0 */
 }
 

@@ -47,7 +47,7 @@ struct mp_profile_stack
   uint32_t n_ras;
   uint16_t source;              /* enum mp_source: with the stack, the key */
   uint16_t named;               /* 1 once mp_profile_rows symbolised its
-                                   words: under lock */
+                                   words: under mp_profile_lock */
   uintptr_t ras[];              /* n_ras of them, then struct values */
 };
 

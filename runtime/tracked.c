@@ -32,8 +32,7 @@
    and the entries' state.  It is never held while calling Boehm (which
    may take the GC lock) or a callback.  The collector takes it at
    RECLAIM_END, holding the GC lock with no thread stopped; since no
-   holder of it waits for the GC
-   lock, that cannot deadlock.  An entry taken off both the table and the
+   holder of it waits for the GC lock, that cannot deadlock.  An entry taken off both the table and the
    queue belongs to the thread that took it.  */
 
 #include <limits.h>
@@ -72,11 +71,12 @@ static struct mp_tracked **buckets;  /* guarded by mp_profile_lock */
 static size_t n_buckets, n_entries;
 static struct mp_tracked *queue_head, **queue_tail = &queue_head;
 static _Atomic size_t n_gc;     /* GC entries in the table: written under
-                                   lock, read without by GC_free */
-static atomic_int queue_nonempty;   /* written under lock */
+                                   mp_profile_lock, read without it by
+                                   GC_free */
+static atomic_int queue_nonempty;   /* written under mp_profile_lock */
 static atomic_int delivering;   /* 1 while a thread delivers the queue */
 
-/* ---- the table and the queue (under mp_profile_lock) ----------------------------- */
+/* ---- the table and the queue (under mp_profile_lock) ---------------- */
 
 static size_t
 bucket_of (const void *block, size_t n)
@@ -248,7 +248,7 @@ entry_free (struct mp_tracked *e)
 
 /* ---- making entries ----------------------------------------------------- */
 
-/* Under lock: E's GC block survived a collection.  It is copied at its
+/* Under mp_profile_lock: E's GC block survived a collection.  It is copied at its
    age (memprof.h), and a young block is promoted.  */
 static void
 survived (struct mp_tracked *e)
@@ -430,6 +430,7 @@ mp_tracked_free (struct mp_thread *t, void *block)
   if (e != NULL && !quiet)
     mp_tracked_end (t, e);
 }
+
 /* E's block lives on after all (a realloc that failed or stayed in
    place): follow it again.  */
 void
@@ -488,7 +489,8 @@ mp_tracked_after_reclaim (void)
 
 /* ---- delivery ----------------------------------------------------------- */
 
-/* What the queue said of an entry, read under lock when it was taken.  */
+/* What the queue said of an entry, read under mp_profile_lock when it
+   was taken.  */
 struct due
 {
   void *meta;
@@ -543,8 +545,8 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
     }
   if (!d.promote || tr == NULL)
     return;
-  /* Promoted, and in the table.  If the session is still the same, under
-     lock, mp_tracked_forget_all has not freed E.  */
+  /* Promoted, and in the table.  If the session is still the same,
+     under mp_profile_lock, mp_tracked_forget_all has not freed E.  */
   mp_collector_lock (&mp_profile_lock);
   struct mp_tracked *untrack = NULL;
   if (mp_sample_session () == d.session)
