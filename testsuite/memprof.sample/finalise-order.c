@@ -20,18 +20,17 @@
    the data or bss of any object loaded, nor of Boehm's heap, held its
    address, and collections made deeper in the stack or by another
    thread did not let it go; with GC_MARKERS=1 it was not seen in 1,000
-   runs.  So each object is registered here (hidden, so that the
-   registry keeps none alive), and one whose finalisers have not run is
-   watched with a disappearing link, which Boehm clears when it finds
-   the object unreachable: then they must run.  One object at most may
-   stay reachable; a runtime that lost or held back calls would leave
-   more, or unreachable ones.  */
+   runs.  So each object whose finalisers have not run is checked
+   against Boehm's own view of it (mpkept.h): one at most may stay
+   reachable; a runtime that lost or held back calls would leave more,
+   or unreachable ones.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11" } */
 /* { dg-set-target-env-var MEMPROF "report=none" } */
 
 #include <gc.h>
 #include "../lib/mptest.h"
+#include "../lib/mpkept.h"
 
 #define N 5000
 
@@ -106,14 +105,7 @@ kept_reachable (void)
 {
   for (long i = 0; i < N; i++)
     if (!finalised (i))
-      {
-        void *p = (void *) GC_REVEAL_POINTER (hidden[i]);
-        links[i] = GC_base (p) == p ? hidden[i] : 0;
-        if (links[i])
-          CHECK_EQ (GC_general_register_disappearing_link ((void **)
-                                                           &links[i], p),
-                    GC_SUCCESS);
-      }
+      mpt_watch (&links[i], hidden[i]);
   collect_finalise (10);
   int kept = 0, lost = 0;
   for (long i = 0; i < N; i++)
