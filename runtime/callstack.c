@@ -75,6 +75,7 @@
 #include <time.h>
 #include "callstack.h"
 #include "config.h"
+#include "dynlibs.h"
 #include "guest.h"
 #include "internal.h"
 #include "symbols.h"
@@ -200,13 +201,13 @@ watch_exit (void)
 static void
 find_unwinder (void)
 {
-  /* libc, shared: its handle is kept (libc stays anyway), as this runs
-     inside a capture, and a dlclose would take unload.c's path to the
-     sites' lock, which a fork in its PREPARE step holds while it waits
-     for the captures to end.  None in a static executable, whose
-     backtrace is libc.a's, over libgcc's unwinder linked in, without
-     dlopen (README says so).  */
-  void *c = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  /* libc, shared, with its handle kept (dynlibs.c): this runs inside a
+     capture, and a dlclose would take unload.c's path to the sites'
+     lock, which a fork in its PREPARE step holds while it waits for the
+     captures to end.  None in a static executable, whose backtrace is
+     libc.a's, over libgcc's unwinder linked in, without dlopen (README
+     says so).  */
+  void *c = mp_libc_handle ();
   void *h = c ? dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL) : NULL;
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
   if (unwinder != NULL)

@@ -12,6 +12,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include "dynlibs.h"
 
 struct mp_dw mp_dw;
@@ -32,22 +33,30 @@ static struct lib z = { PTHREAD_ONCE_INIT, NULL };
 extern const struct mp_dw mp_dw_linked __attribute__ ((weak));
 extern const struct mp_z mp_z_linked __attribute__ ((weak));
 
-/* The shared libc is mapped in every dynamic process and never in a
-   static one; asking for it with RTLD_NOLOAD loads nothing.  */
-int
-mp_dynamic_loader (void)
+/* The shared libc's handle, asked for once: it is mapped in every
+   dynamic process and never in a static one, and asking for it with
+   RTLD_NOLOAD loads nothing.  Two threads asking at once both store the
+   same handle.  */
+static void *_Atomic libc_handle;
+static atomic_int libc_asked;
+
+void *
+mp_libc_handle (void)
 {
-  void *libc = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
-  if (libc != NULL)
-    dlclose (libc);
-  return libc != NULL;
+  if (!atomic_load_explicit (&libc_asked, memory_order_acquire))
+    {
+      void *h = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+      atomic_store (&libc_handle, h);
+      atomic_store_explicit (&libc_asked, 1, memory_order_release);
+    }
+  return atomic_load (&libc_handle);
 }
 
 /* SONAME opened, or NULL with L->why set.  */
 static void *
 open_lib (struct lib *l, const char *soname)
 {
-  if (!mp_dynamic_loader ())
+  if (mp_libc_handle () == NULL)
     {
       l->why = "a static executable cannot load it: link with "
                "memprof-gcc -static, which links it in";

@@ -57,9 +57,11 @@ extern struct mp_z
 int mp_dw_load (const char **why);
 int mp_z_load (const char **why);
 
-/* Whether the process has a dynamic loader that can open libraries.  A
-   static executable has none: a shared library opened there brings a
-   second, shared libc, which crashes at its first call.  */
-int mp_dynamic_loader (void);
+/* The shared libc's handle, kept for the process's life (libc stays,
+   and no caller, a capture among them, need run dlclose), or NULL in a
+   static executable, which has no dynamic loader that can open
+   libraries: a shared library opened there brings a second, shared
+   libc, which crashes at its first call.  */
+void *mp_libc_handle (void);
 
 #endif

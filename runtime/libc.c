@@ -30,6 +30,7 @@
 #include "stats.h"
 #include "libc.h"
 #include "sample.h"
+#include "dynlibs.h"
 #ifndef MP_ASAN
 # include "foreign.h"
 # include "interpose.h"
@@ -170,11 +171,9 @@ void
 mp_libc_setup (uint64_t seed)
 {
 #ifndef MP_ASAN
-  void *libc = dlopen ("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+  void *libc = mp_libc_handle ();
   real_usable = libc ? (size_t (*) (void *)) dlsym (libc, "malloc_usable_size")
                      : NULL;
-  if (libc)
-    dlclose (libc);
 #endif
   tag_key = (tag_key ^ seed) | 1;
 #ifdef MP_ASAN
