@@ -99,11 +99,16 @@ OWN_DATA  = $(foreach s,.data .data.rel .data.rel.local,\
 $(RT_DIR)/%.o: runtime/%.c runtime/*.h
 	@mkdir -p $(RT_DIR)
 	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $@.raw $<
-	$(OBJCOPY) $(OWN_DATA) $@.raw $@ && rm -f $@.raw
+	$(OBJCOPY) $(OWN_DATA) $(OBJCOPY_MORE) $@.raw $@ && rm -f $@.raw
 
 # C++'s operator new may throw through cxx.c's frames: its cleanups
-# must run then.
+# must run then.  What they need of the unwinder is found then too
+# (runtime/unwinder.c), so that no program loads libgcc_s for them.
 $(RT_DIR)/cxx.o: CFLAGS_RT += -fexceptions
+$(RT_DIR)/cxx.o: OBJCOPY_MORE = \
+  --redefine-sym __gcc_personality_v0=mp_gcc_personality \
+  --redefine-sym _Unwind_Resume=mp_unwind_resume \
+  --redefine-sym DW.ref.__gcc_personality_v0=DW.ref.mp_gcc_personality
 
 # The HTML report's template, carried in the runtime as a string; its
 # JSON marker must be there exactly once.

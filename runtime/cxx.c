@@ -156,6 +156,30 @@ system_operator (any_fn f)
          || strstr (info.dli_fname, "libasan") != NULL;
 }
 
+/* NAME in the C++ library behind the runtime: the next definition in
+   the global scope, else libstdc++'s where a library that dlopen loaded
+   brought it in its own scope (a C program linked with libmemprof.so,
+   whose operators are the program's then, loading a C++ library); NULL
+   if there is none.  What the dynamic loader allocates meanwhile (a
+   failed dlsym's message) is the runtime's, not the program's.  */
+static void *
+cxx_library_symbol (const char *name)
+{
+  mp_quiet_begin ();
+  void *f = dlsym (RTLD_NEXT, name);
+  if (f == NULL)
+    {
+      void *lib = dlopen ("libstdc++.so.6", RTLD_LAZY | RTLD_NOLOAD);
+      if (lib != NULL)
+        {
+          f = dlsym (lib, name);
+          dlclose (lib);
+        }
+    }
+  mp_quiet_end ();
+  return f;
+}
+
 static enum mode
 resolve (enum form op)
 {
@@ -164,7 +188,7 @@ resolve (enum form op)
 #ifndef MP_ASAN
   if (real == mine[op])
     {
-      real = (any_fn) dlsym (RTLD_NEXT, form_name[op]);
+      real = (any_fn) cxx_library_symbol (form_name[op]);
       m = DIRECT;
     }
 #endif
@@ -319,11 +343,36 @@ replaced_new (enum form op, size_t n, size_t align, const void *nt,
 }
 
 /* libstdc++'s own functions, for DIRECT mode: weak, as a C program has
-   no C++ library.  */
+   no C++ library at its start; looked for again (cxx_library_symbol)
+   when that is still so at the first new that fails, as the library may
+   have come with dlopen since.  */
 typedef void (*new_handler) (void);
+typedef new_handler (*handler_getter) (void);
+typedef void (*thrower) (void) __attribute__ ((noreturn));
 extern new_handler _ZSt15get_new_handlerv (void) __attribute__ ((weak));
 extern void _ZSt17__throw_bad_allocv (void)
   __attribute__ ((weak, noreturn));
+
+/* std::get_new_handler and std::__throw_bad_alloc, or NULL: written by
+   any thread that fails a new, each writer with the same values.  */
+static _Atomic handler_getter get_new_handler;
+static _Atomic thrower throw_bad_alloc;
+
+/* Find them, if not yet found.  */
+static void
+find_handler_functions (void)
+{
+  if (atomic_load_explicit (&throw_bad_alloc, memory_order_acquire) != NULL)
+    return;
+  handler_getter g = _ZSt15get_new_handlerv;
+  thrower t = _ZSt17__throw_bad_allocv;
+  if (g == NULL)
+    g = (handler_getter) cxx_library_symbol ("_ZSt15get_new_handlerv");
+  if (t == NULL)
+    t = (thrower) cxx_library_symbol ("_ZSt17__throw_bad_allocv");
+  atomic_store_explicit (&get_new_handler, g, memory_order_relaxed);
+  atomic_store_explicit (&throw_bad_alloc, t, memory_order_release);
+}
 
 /* A cleanup that counts a new as failed if an exception ends it.  */
 static void
@@ -345,10 +394,14 @@ direct_new (enum form op, size_t n, size_t align, const void *nt,
 {
   struct pending w __attribute__ ((cleanup (handler_threw))) = { site, n, ra,
                                                                  1 };
+  find_handler_functions ();
+  handler_getter get = atomic_load_explicit (&get_new_handler,
+                                             memory_order_relaxed);
+  thrower throw_it = atomic_load_explicit (&throw_bad_alloc,
+                                           memory_order_relaxed);
   for (;;)
     {
-      new_handler h = _ZSt15get_new_handlerv ? _ZSt15get_new_handlerv ()
-                                             : NULL;
+      new_handler h = get ? get () : NULL;
       if (h != NULL && (form_flags[op] & F_NOTHROW))
         {
           w.active = 0;
@@ -358,9 +411,9 @@ direct_new (enum form op, size_t n, size_t align, const void *nt,
         {
           w.active = 0;
           mp_count_block (site, NULL, n, ra);
-          if ((form_flags[op] & F_NOTHROW) || !_ZSt17__throw_bad_allocv)
+          if ((form_flags[op] & F_NOTHROW) || throw_it == NULL)
             return NULL;
-          _ZSt17__throw_bad_allocv ();
+          throw_it ();
         }
       h ();
       void *p = power_of_2 (align) ? mp_try_alloc_at (n, align, site, ra)

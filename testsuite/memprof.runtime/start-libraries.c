@@ -2,7 +2,9 @@
    that only sampling or the report needs (issue 18: a short process
    pays for nothing it does not use): not libm, whose logarithm the
    sampling once took (sample.c has its own), nor libunwind, which the
-   first captured stack loads, nor libdw, which naming frames loads.
+   first captured stack loads, nor libdw, which naming frames loads, nor
+   libgcc_s, which only C++ exceptions through the runtime's operators
+   need (unwinder.c).
    Linked --as-needed, so that the test's own -lm stays out unless the
    runtime needs it.  The maps are read from an atexit handler of
    main's, which runs before the runtime's exit report.  */
@@ -20,8 +22,8 @@ static void
 check_maps (void)
 {
   static const char *const libraries[] = {
-#ifndef __SANITIZE_ADDRESS__    /* libasan needs libm itself */
-    "/libm.so",
+#ifndef __SANITIZE_ADDRESS__    /* libasan needs both itself */
+    "/libm.so", "/libgcc_s.so",
 #endif
     "/libunwind.so", "/libdw.so", "/libdw-", "/libelf",
   };
