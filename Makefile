@@ -104,7 +104,9 @@ $(RT_DIR)/%.o: runtime/%.c runtime/*.h
 # C++'s operator new may throw through cxx.c's frames: its cleanups
 # must run then.  What they need of the unwinder is found then too
 # (runtime/unwinder.c), so that no program loads libgcc_s for them.
+# Rebuilt when these lines change.
 $(RT_DIR)/cxx.o: CFLAGS_RT += -fexceptions
+$(RT_DIR)/cxx.o: Makefile
 $(RT_DIR)/cxx.o: OBJCOPY_MORE = \
   --redefine-sym __gcc_personality_v0=mp_gcc_personality \
   --redefine-sym _Unwind_Resume=mp_unwind_resume \
