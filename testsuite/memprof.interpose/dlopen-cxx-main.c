@@ -12,20 +12,7 @@
 #include <dlfcn.h>
 #include <string.h>
 #include "../lib/mptest.h"
-
-/* Whether a mapping's path contains NAME.  */
-static int
-mapped (const char *name)
-{
-  FILE *maps = fopen ("/proc/self/maps", "r");
-  char line[4096];
-  int found = 0;
-  while (maps && fgets (line, sizeof line, maps))
-    found |= strstr (line, name) != NULL;
-  if (maps)
-    fclose (maps);
-  return found;
-}
+#include "../lib/mpmaps.h"
 
 static void *
 symbol (void *lib, const char *name)
@@ -52,15 +39,15 @@ int
 main (int argc, char **argv)
 {
   CHECK (argc == 2);
-  CHECK (!mapped ("/libgcc_s.so"));
-  CHECK (!mapped ("/libstdc++.so"));
+  CHECK (!mpt_mapped ("/libgcc_s.so"));
+  CHECK (!mpt_mapped ("/libstdc++.so"));
   void *lib = dlopen (argv[1], RTLD_NOW);
   if (lib == NULL)
     {
       printf ("%s\n", dlerror ());
       return 1;
     }
-  CHECK (mapped ("/libgcc_s.so"));
+  CHECK (mpt_mapped ("/libgcc_s.so"));
   void (*news) (void) = (void (*) (void)) symbol (lib, "lib_news");
   int (*bad_alloc) (void) = (int (*) (void)) symbol (lib, "lib_bad_alloc");
   int (*handler_throws) (void)

@@ -6,20 +6,7 @@
 #include <dlfcn.h>
 #include <string.h>
 #include "../lib/mptest.h"
-
-/* Whether PATH is mapped in the process: dlclose really unloads it.  */
-static int
-mapped (const char *path)
-{
-  FILE *maps = fopen ("/proc/self/maps", "r");
-  char line[4096];
-  int found = 0;
-  while (maps && fgets (line, sizeof line, maps))
-    found |= strstr (line, path) != NULL;
-  if (maps)
-    fclose (maps);
-  return found;
-}
+#include "../lib/mpmaps.h"
 
 static int
 lib_sites (const struct mp_site_info *i, void *data)
@@ -46,7 +33,7 @@ main (int argc, char **argv)
       if (lib_alloc)
         lib_alloc ();
       CHECK_EQ (dlclose (lib), 0);
-      CHECK (!mapped (argv[1]));
+      CHECK (!mpt_mapped (argv[1]));     /* dlclose really unloads it */
     }
   struct mp_alloc_stats sum;
   memset (&sum, 0, sizeof sum);
