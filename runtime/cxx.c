@@ -192,12 +192,9 @@ resolve (enum form op)
       m = DIRECT;
     }
 #endif
-  if (real == NULL)
-    {
-      /* A C++ operator called, and no C++ library to run it.  */
-      mp_warn ("%s: no C++ library defines it", form_name[op]);
-      abort ();
-    }
+  /* REAL is NULL where the runtime's operators are the only ones (a
+     static executable: libstdc++.a's stay out of the link) or where no
+     C++ library is loaded: DIRECT mode does without (library_new).  */
   atomic_store_explicit (&reals[op], real, memory_order_relaxed);
   atomic_store_explicit (&modes[op], m, memory_order_release);
   return m;
@@ -358,20 +355,42 @@ extern void _ZSt17__throw_bad_allocv (void)
 static _Atomic handler_getter get_new_handler;
 static _Atomic thrower throw_bad_alloc;
 
-/* Find them, if not yet found.  */
-static void
-find_handler_functions (void)
+/* Both, found if they were not yet.  */
+struct handler_functions
 {
-  if (atomic_load_explicit (&throw_bad_alloc, memory_order_acquire) != NULL)
-    return;
-  handler_getter g = _ZSt15get_new_handlerv;
-  thrower t = _ZSt17__throw_bad_allocv;
-  if (g == NULL)
-    g = (handler_getter) cxx_library_symbol ("_ZSt15get_new_handlerv");
+  handler_getter get;
+  thrower throw_it;
+};
+
+static struct handler_functions
+handler_functions (void)
+{
+  thrower t = atomic_load_explicit (&throw_bad_alloc, memory_order_acquire);
   if (t == NULL)
-    t = (thrower) cxx_library_symbol ("_ZSt17__throw_bad_allocv");
-  atomic_store_explicit (&get_new_handler, g, memory_order_relaxed);
-  atomic_store_explicit (&throw_bad_alloc, t, memory_order_release);
+    {
+      handler_getter g = _ZSt15get_new_handlerv;
+      t = _ZSt17__throw_bad_allocv;
+      if (g == NULL)
+        g = (handler_getter) cxx_library_symbol ("_ZSt15get_new_handlerv");
+      if (t == NULL)
+        t = (thrower) cxx_library_symbol ("_ZSt17__throw_bad_allocv");
+      atomic_store_explicit (&get_new_handler, g, memory_order_relaxed);
+      atomic_store_explicit (&throw_bad_alloc, t, memory_order_release);
+    }
+  return (struct handler_functions) {
+    atomic_load_explicit (&get_new_handler, memory_order_relaxed), t
+  };
+}
+
+/* The failure of a new of form OP with no new_handler: NULL for a
+   nothrow form (or without a C++ library to throw), else
+   std::bad_alloc.  */
+static void *
+new_failed (enum form op, struct handler_functions f)
+{
+  if ((form_flags[op] & F_NOTHROW) || f.throw_it == NULL)
+    return NULL;
+  f.throw_it ();
 }
 
 /* A cleanup that counts a new as failed if an exception ends it.  */
@@ -387,22 +406,19 @@ handler_threw (struct pending *w)
    works; while it does not, the new_handler, else std::bad_alloc.  A
    nothrow form returns NULL instead, and turns the handler's exception
    into NULL too, which C cannot: with a handler set, it calls
-   libstdc++'s operator, which can.  */
+   libstdc++'s operator, which can.  Where there is none (a static
+   executable), the handler's exception goes through a nothrow new.  */
 static void *
 direct_new (enum form op, size_t n, size_t align, const void *nt,
             const struct mp_site *site, const void *ra)
 {
   struct pending w __attribute__ ((cleanup (handler_threw))) = { site, n, ra,
                                                                  1 };
-  find_handler_functions ();
-  handler_getter get = atomic_load_explicit (&get_new_handler,
-                                             memory_order_relaxed);
-  thrower throw_it = atomic_load_explicit (&throw_bad_alloc,
-                                           memory_order_relaxed);
+  struct handler_functions f = handler_functions ();
   for (;;)
     {
-      new_handler h = get ? get () : NULL;
-      if (h != NULL && (form_flags[op] & F_NOTHROW))
+      new_handler h = f.get ? f.get () : NULL;
+      if (h != NULL && (form_flags[op] & F_NOTHROW) && real_of (op) != NULL)
         {
           w.active = 0;
           return through_new (op, n, align, nt, site, ra);
@@ -411,9 +427,7 @@ direct_new (enum form op, size_t n, size_t align, const void *nt,
         {
           w.active = 0;
           mp_count_block (site, NULL, n, ra);
-          if ((form_flags[op] & F_NOTHROW) || throw_it == NULL)
-            return NULL;
-          throw_it ();
+          return new_failed (op, f);
         }
       h ();
       void *p = power_of_2 (align) ? mp_try_alloc_at (n, align, site, ra)
@@ -491,6 +505,25 @@ foreign (enum form op, const void *ra)
 }
 
 #ifndef MP_ASAN
+/* What libstdc++'s operator new of form OP does, uncounted, where no C++
+   library defines it: as direct_new, without the tag and the counts.  */
+static void *
+library_new (enum form op, size_t n, size_t align)
+{
+  struct handler_functions f = handler_functions ();
+  for (;;)
+    {
+      void *p = !power_of_2 (align) ? NULL
+                : align ? memalign (align, n ? n : 1) : malloc (n ? n : 1);
+      if (p != NULL)
+        return p;
+      new_handler h = f.get ? f.get () : NULL;
+      if (h == NULL)
+        return new_failed (op, f);
+      h ();
+    }
+}
+
 /* An uncounted call, from the runtime's quiet work or with interpose=0:
    libstdc++'s operator, and for a delete, libc.c's free of a block of
    the program's.  Only the interposed operators, which ASan's build
@@ -499,7 +532,9 @@ static void *
 quiet_new (enum form op, size_t n, size_t align, const void *nt)
 {
   mode_of (op);
-  return call_new (op, real_of (op), n, align, nt);
+  any_fn real = real_of (op);
+  return real != NULL ? call_new (op, real, n, align, nt)
+                      : library_new (op, n, align);
 }
 #endif
 
