@@ -48,18 +48,23 @@ mp_build_types (void)
   tree uns = unsigned_type_node;
   tree frame = make_node (RECORD_TYPE);
   tree site = make_node (RECORD_TYPE);
-  tree frame_ptr = build_pointer_type (build_qualified_type (frame,
-                                                             TYPE_QUAL_CONST));
   static const char *const frame_names[] =
     { "function", "file", "line", "column", NULL };
   static const char *const site_names[] =
     { "abi", "id", "file", "function", "callee", "line", "column", "kind",
       "n_inlined", "inlined", "stats_omitted", "per_call_omitted", NULL };
   tree frame_types[] = { cstr, cstr, uns, uns };
+
+  /* A qualified variant (build_qualified_type) is a copy of its main
+     variant as it is at that moment: made before finish_builtin_struct
+     gives the record its fields and its name, it keeps none, and
+     verify_type (-fchecking) rejects the type.  So each record is
+     finished before anything refers to `const' of it.  */
+  mp_finish_struct (frame, "mp_inline_frame", frame_names, frame_types);
+  tree frame_ptr = build_pointer_type (build_qualified_type (frame,
+                                                             TYPE_QUAL_CONST));
   tree site_types[] = { uns, uns, cstr, cstr, cstr, uns, uns, uns, uns,
                         frame_ptr, uns, uns };
-
-  mp_finish_struct (frame, "mp_inline_frame", frame_names, frame_types);
   mp_finish_struct (site, "mp_site", site_names, site_types);
   mp_roots[MP_ROOT_FRAME_TYPE] = frame;
   mp_roots[MP_ROOT_FRAME_PTR_TYPE] = frame_ptr;
