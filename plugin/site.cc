@@ -138,17 +138,22 @@ mp_static (const char *prefix, tree type, tree init, bool readonly)
 }
 
 /* The name of the function DECL as a string constant, spelled as a
-   debugger or a symboliser shows it: C++ names demangled from their
-   assembler names, which survive into LTO, where the front end that
-   could print them is gone; an IPA clone (foo.constprop.0, foo.part.0)
-   under the name of the function it was cloned from.  */
+   debugger shows it, from the DWARF GCC writes: C++ names demangled
+   from their assembler names, which survive into LTO, where the front
+   end that could print them is gone; an IPA clone (foo.constprop.0,
+   foo.part.0) under the name of the function it was cloned from, whose
+   DW_AT_name its DWARF refers to.  But at link time (LTO), GCC gives a
+   clone's DWARF the clone's own linkage name, which gdb shows: the
+   clone is named by its assembler name there.  */
 static tree
 mp_function_string (tree decl)
 {
+  bool own = in_lto_p && DECL_ABSTRACT_ORIGIN (decl) != NULL_TREE;
   const char *asmname;
   char *demangled;
 
-  decl = DECL_ORIGIN (decl);
+  if (!own)
+    decl = DECL_ORIGIN (decl);
   asmname = mp_decl_name (decl);
   if (strncmp (asmname, "_Z", 2) == 0
       && (demangled = cplus_demangle (asmname, MP_DMGL_PARAMS | MP_DMGL_ANSI)))
@@ -157,7 +162,7 @@ mp_function_string (tree decl)
       free (demangled);
       return str;
     }
-  if (DECL_NAME (decl))
+  if (!own && DECL_NAME (decl))
     return mp_string (IDENTIFIER_POINTER (DECL_NAME (decl)));
   return mp_string (asmname);
 }
