@@ -15,11 +15,19 @@
      helper.lto_priv.0        helper      (a static promoted across
                                            LTO partitions)
 
-   and libc's symbols without their versions: _IO_file_overflow, not
+   except that with -flto GCC gives a clone's DWARF the clone's own
+   linkage name, which gdb shows: konst.constprop.0,
+   split.part.0.lto_priv.0 (and the plugin names the clone's sites so,
+   site.cc).
+   And libc's symbols without their versions: _IO_file_overflow, not
    _IO_file_overflow@@GLIBC_2.2.5, in the stack of the buffer that
    fprintf allocates (gdb reads libc's symbol table alone there:
-   callstack.exp turns its separate debugging information off).  Each
-   allocation is printed by print-stack.h's callback.  */
+   callstack.exp turns its separate debugging information off).
+   Where a program has no DWARF (-g0), gdb 13 shows its Ada decoder's
+   reading of a C symbol (inner, konst.constprop, cold_path[cold]; it
+   would show my__func as my.func): memprof shows the symbol, without
+   its version.  Each allocation is printed by print-stack.h's
+   callback.  */
 
 #include <stdio.h>
 #include <stdlib.h>
