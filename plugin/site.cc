@@ -48,18 +48,23 @@ mp_build_types (void)
   tree uns = unsigned_type_node;
   tree frame = make_node (RECORD_TYPE);
   tree site = make_node (RECORD_TYPE);
-  tree frame_ptr = build_pointer_type (build_qualified_type (frame,
-                                                             TYPE_QUAL_CONST));
   static const char *const frame_names[] =
     { "function", "file", "line", "column", NULL };
   static const char *const site_names[] =
     { "abi", "id", "file", "function", "callee", "line", "column", "kind",
       "n_inlined", "inlined", "stats_omitted", "per_call_omitted", NULL };
   tree frame_types[] = { cstr, cstr, uns, uns };
+
+  /* A qualified variant (build_qualified_type) is a copy of its main
+     variant as it is at that moment: made before finish_builtin_struct
+     gives the record its fields and its name, it keeps none, and
+     verify_type (-fchecking) rejects the type.  So each record is
+     finished before anything refers to `const' of it.  */
+  mp_finish_struct (frame, "mp_inline_frame", frame_names, frame_types);
+  tree frame_ptr = build_pointer_type (build_qualified_type (frame,
+                                                             TYPE_QUAL_CONST));
   tree site_types[] = { uns, uns, cstr, cstr, cstr, uns, uns, uns, uns,
                         frame_ptr, uns, uns };
-
-  mp_finish_struct (frame, "mp_inline_frame", frame_names, frame_types);
   mp_finish_struct (site, "mp_site", site_names, site_types);
   mp_roots[MP_ROOT_FRAME_TYPE] = frame;
   mp_roots[MP_ROOT_FRAME_PTR_TYPE] = frame_ptr;
@@ -133,17 +138,22 @@ mp_static (const char *prefix, tree type, tree init, bool readonly)
 }
 
 /* The name of the function DECL as a string constant, spelled as a
-   debugger or a symboliser shows it: C++ names demangled from their
-   assembler names, which survive into LTO, where the front end that
-   could print them is gone; an IPA clone (foo.constprop.0, foo.part.0)
-   under the name of the function it was cloned from.  */
+   debugger shows it, from the DWARF GCC writes: C++ names demangled
+   from their assembler names, which survive into LTO, where the front
+   end that could print them is gone; an IPA clone (foo.constprop.0,
+   foo.part.0) under the name of the function it was cloned from, whose
+   DW_AT_name its DWARF refers to.  But at link time (LTO), GCC gives a
+   clone's DWARF the clone's own linkage name, which gdb shows: the
+   clone is named by its assembler name there.  */
 static tree
 mp_function_string (tree decl)
 {
+  bool own = in_lto_p && DECL_ABSTRACT_ORIGIN (decl) != NULL_TREE;
   const char *asmname;
   char *demangled;
 
-  decl = DECL_ORIGIN (decl);
+  if (!own)
+    decl = DECL_ORIGIN (decl);
   asmname = mp_decl_name (decl);
   if (strncmp (asmname, "_Z", 2) == 0
       && (demangled = cplus_demangle (asmname, MP_DMGL_PARAMS | MP_DMGL_ANSI)))
@@ -152,7 +162,7 @@ mp_function_string (tree decl)
       free (demangled);
       return str;
     }
-  if (DECL_NAME (decl))
+  if (!own && DECL_NAME (decl))
     return mp_string (IDENTIFIER_POINTER (DECL_NAME (decl)));
   return mp_string (asmname);
 }

@@ -378,14 +378,27 @@ is_container_tag (int tag)
    DIEs as deep as its size allows.  */
 #define MAX_DEPTH 256
 
-/* The innermost function scope under PARENT, at most DEPTH levels down,
-   that holds PC, into *OUT; 0, or -1 if there is none.  This is the part
-   of dwarf_getscopes the symboliser needs (it does not follow inlined
-   scopes to their abstract definitions); dwarf_getscopes itself leaks
-   the scopes it found when it fails, on DWARF it cannot follow (found by
-   fuzz/symbols.c, in elfutils 0.188 as upstream).  */
+/* Tags of the scopes that may hold a GNU C nested function's DIE: its
+   parent function's and that one's blocks, whose address ranges do not
+   hold the nested function's code, which GCC emits apart (inner.0 in
+   the symbol table; DW_AT_name `inner', what gdb shows).  */
 static int
-function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth,
+may_nest_tag (int tag)
+{
+  return tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block;
+}
+
+/* The innermost function scope under PARENT, at most DEPTH levels down,
+   that holds PC, into *OUT; 0, or -1 if there is none.  The search
+   descends into the DIEs that hold PC and the containers; if NESTED,
+   also into the functions and blocks that do not, where a nested
+   function may be.  This is the part of dwarf_getscopes the symboliser
+   needs (it does not follow inlined scopes to their abstract
+   definitions); dwarf_getscopes itself leaks the scopes it found when
+   it fails, on DWARF it cannot follow (found by fuzz/symbols.c, in
+   elfutils 0.188 as upstream).  */
+static int
+function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth, int nested,
                    Dwarf_Die *out)
 {
   Dwarf_Die die;
@@ -393,12 +406,14 @@ function_scope_at (Dwarf_Die *parent, Dwarf_Addr pc, int depth,
     return -1;
   do
     {
-      if (!is_container_tag (mp_dw.dwarf_tag (&die))
-          && mp_dw.dwarf_haspc (&die, pc) != 1)
+      int tag = mp_dw.dwarf_tag (&die);
+      int container = is_container_tag (tag);
+      int holds = !container && mp_dw.dwarf_haspc (&die, pc) == 1;
+      if (!holds && !container && !(nested && may_nest_tag (tag)))
         continue;
-      if (function_scope_at (&die, pc, depth - 1, out) == 0)
+      if (function_scope_at (&die, pc, depth - 1, nested, out) == 0)
         return 0;
-      if (is_function (&die))
+      if (holds && is_function (&die))
         {
           *out = die;
           return 0;
@@ -440,10 +455,13 @@ scopes_at (struct mp_units *units, Dwarf_Die *cu, Dwarf_Addr pc,
         (*chain)[i] = path[n - 1 - i];
       return *chain ? n : 0;
     }
-  /* The innermost function scope, then its concrete outer scopes.  */
+  /* The innermost function scope, then its concrete outer scopes.  A
+     nested function is looked for only where no other scope holds PC:
+     that search walks every function's children.  */
   Dwarf_Die inner;
   int n = !unit_leaves_out (cu, pc)
-          && function_scope_at (cu, pc, MAX_DEPTH, &inner) == 0
+          && (function_scope_at (cu, pc, MAX_DEPTH, 0, &inner) == 0
+              || function_scope_at (cu, pc, MAX_DEPTH, 1, &inner) == 0)
           ? mp_dw.dwarf_getscopes_die (&inner, chain) : 0;
   return n > 0 ? n : 0;
 }

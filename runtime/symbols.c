@@ -49,7 +49,8 @@
 #include "callstack.h"
 #include "frames.h"
 #include "guest.h"
-#include "internal.h"
+#include "alloc.h"
+#include "messages.h"
 #include "namesakes.h"
 #include "symbols.h"
 #include "index.h"
@@ -509,16 +510,32 @@ renamed (const char *old, const char *now, void *data)
     }
 }
 
-/* The name function NAME, defined at D, is shown by: demangled, its
-   namesakes told apart.  An address is looked up again for its
-   position, and a function has many: a demangled name that namesakes.c
-   did not keep is freed.  */
+/* NAME without the symbol version that a symbol table's name may carry
+   after an `@' (realpath@@GLIBC_2.3, the default version; or
+   memcpy@GLIBC_2.2.5, an older one), which gdb does not show either:
+   a string of its own, or NAME itself (also without memory).  */
+static const char *
+unversioned (const char *name)
+{
+  const char *at = strchr (name, '@');
+  char *bare = at != NULL && at != name
+               ? mp_strndup (name, (size_t) (at - name)) : NULL;
+  return bare != NULL ? bare : name;
+}
+
+/* The name function NAME, defined at D, is shown by: as gdb's `bt'
+   shows it, unversioned and demangled, its namesakes told apart.  An
+   address is looked up again for its position, and a function has
+   many: a name of its own that namesakes.c did not keep is freed.  */
 static const char *
 shown (const char *name, struct mp_defined d)
 {
   if (strcmp (name, "??") == 0)
     return name;
-  const char *full = demangled (name);
+  const char *bare = unversioned (name);
+  const char *full = demangled (bare);
+  if (bare != name && full != bare)
+    free ((char *) bare);
   const char *s = mp_namesake_shown (full, d.file, d.line, renamed, NULL);
   if (full != name && s != full)
     free ((char *) full);

@@ -1,30 +1,14 @@
 /* Call stacks of sampled allocations, for callstack.exp, which compares
    them with gdb's backtrace at each allocating call: recursion, inlined
-   helpers two deep, a loop, and a GC allocation.  Each allocation prints
-   `stack', then `frame FUNCTION LINE' for its frames up to main.  */
+   helpers two deep, a loop, and a GC allocation, each printed by
+   print-stack.h's callback.  */
 
 #include <gc.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <memprof.h>
+#include "print-stack.h"
 
 static void *volatile sink;
-
-static void *
-on_alloc (const struct mp_allocation *a, void *data)
-{
-  (void) data;
-  struct mp_frame f;
-  printf ("stack\n");
-  for (size_t i = 0; mp_callstack_frame (a->callstack, i, &f) == 0; i++)
-    {
-      printf ("frame %s %u\n", f.function, f.line);
-      if (strcmp (f.function, "main") == 0)
-        break;
-    }
-  return NULL;
-}
 
 static inline __attribute__ ((always_inline)) void
 leaf (int n)
