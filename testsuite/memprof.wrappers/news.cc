@@ -3,12 +3,16 @@
 // ten news of 16 bytes; a failed new that throws std::bad_alloc; one
 // whose new_handler throws its own exception through the runtime's
 // frames (unwinder.c's personality, from libgcc_eh); a nothrow new whose
-// handler gives up, which returns NULL; and a std::string that
-// libstdc++.a's own code allocates, at a foreign site, or uncounted
-// with interpose=0.
+// handler gives up, which returns NULL.  Built with LIBRARY_NEW, also a
+// std::string that libstdc++.a's own code allocates, at a foreign site,
+// or uncounted with interpose=0; without, so that no other use of
+// libstdc++.a's functexcept.o (std::string's __throw_length_error)
+// brings std::__throw_bad_alloc in with it.
 #include <cstdio>
 #include <new>
+#ifdef LIBRARY_NEW
 #include <string>
+#endif
 
 static char *volatile sink;
 static int *kept[10];
@@ -59,8 +63,11 @@ main ()
     }
   std::set_new_handler (giving_up);
   sink = new (std::nothrow) char[huge];
+  std::printf ("caught %d, nothrow %s after %d\n", caught,
+               sink ? "a block" : "NULL", handled);
+#ifdef LIBRARY_NEW
   std::string s (100, 'x');
-  std::printf ("caught %d, nothrow %s after %d, string %zu\n", caught,
-               sink ? "a block" : "NULL", handled, s.size ());
+  std::printf ("string %zu\n", s.size ());
+#endif
   return 0;
 }
