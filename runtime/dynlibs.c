@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdatomic.h>
 #include "dynlibs.h"
+#include "ownlibs.h"
 
 struct mp_dw mp_dw;
 struct mp_z mp_z;
@@ -62,7 +63,7 @@ open_lib (struct lib *l, const char *soname)
                "memprof-gcc -static, which links it in";
       return NULL;
     }
-  void *h = dlopen (soname, RTLD_LAZY | RTLD_LOCAL);
+  void *h = mp_own_dlopen (soname, RTLD_LAZY | RTLD_LOCAL);
   if (h == NULL)
     l->why = dlerror ();
   return h;
