@@ -114,12 +114,13 @@ exclude (char *start, char *stop)
 
 /* ---- the callback ------------------------------------------------------- */
 
-/* Boehm's callback variable (see above), found once by mp_roots_exclude_own
-   while no collection can run: NULL if not proven.  */
+/* Boehm's callback variable (see above), found once by
+   mp_roots_exclude_own, before our collection hooks are in place:
+   NULL if not proven.  */
 static GC_has_static_roots_func *boehm_slot;
 
 /* The program's callback, chained after ours: what Boehm held when we
-   last took its place.  Written by mp_roots_exclude_own and
+   last took its place.  Written by mp_roots_exclude_own, once, and by
    mp_roots_collected, under Boehm's lock; read by the collector.  */
 static _Atomic (GC_has_static_roots_func) chained;
 
