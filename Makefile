@@ -216,6 +216,7 @@ FUZZ_CFLAGS  = -std=c11 -Wall -Wextra -O1 -g -D_GNU_SOURCE -Iruntime \
 FUZZ_RT_config  = runtime/config.c runtime/fields.c runtime/alloc.c
 FUZZ_RT_path    = runtime/config.c runtime/fields.c runtime/alloc.c
 FUZZ_RT_symbols = runtime/frames.c runtime/lines.c runtime/dynlibs.c \
+                  runtime/ownlibs.c \
                   runtime/index.c runtime/symtab.c runtime/alloc.c
 FUZZ_LIBS_symbols = -ldw -lelf -ldl
 # check-asan fuzzes the symboliser this long (seconds) before its tests.

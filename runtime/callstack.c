@@ -78,6 +78,7 @@
 #include "dynlibs.h"
 #include "guest.h"
 #include "internal.h"
+#include "ownlibs.h"
 #include "symbols.h"
 
 typedef int (*backtrace_fn) (void **, int);
@@ -208,7 +209,8 @@ find_unwinder (void)
      libc.a's, over libgcc's unwinder linked in, without dlopen (README
      says so).  */
   void *c = mp_libc_handle ();
-  void *h = c ? dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL) : NULL;
+  void *h = c ? mp_own_dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL, NULL)
+                : NULL;
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
   if (unwinder != NULL)
     make_exit_key ();

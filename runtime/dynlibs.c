@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdatomic.h>
 #include "dynlibs.h"
+#include "ownlibs.h"
 
 struct mp_dw mp_dw;
 struct mp_z mp_z;
@@ -52,9 +53,10 @@ mp_libc_handle (void)
   return atomic_load (&libc_handle);
 }
 
-/* SONAME opened, or NULL with L->why set.  */
+/* SONAME opened, or NULL with L->why set.  LATER: the library it may
+   open by itself later (ownlibs.h).  */
 static void *
-open_lib (struct lib *l, const char *soname)
+open_lib (struct lib *l, const char *soname, const char *later)
 {
   if (mp_libc_handle () == NULL)
     {
@@ -62,7 +64,7 @@ open_lib (struct lib *l, const char *soname)
                "memprof-gcc -static, which links it in";
       return NULL;
     }
-  void *h = dlopen (soname, RTLD_LAZY | RTLD_LOCAL);
+  void *h = mp_own_dlopen (soname, RTLD_LAZY | RTLD_LOCAL, later);
   if (h == NULL)
     l->why = dlerror ();
   return h;
@@ -94,7 +96,7 @@ load_dw (void)
       return;
     }
   struct lib *l = &dw;
-  void *h = open_lib (l, "libdw.so.1");
+  void *h = open_lib (l, "libdw.so.1", "libdebuginfod.so.1");
   MP_DW_FUNCTIONS (FIND_DW)
 }
 
@@ -107,7 +109,7 @@ load_z (void)
       return;
     }
   struct lib *l = &z;
-  void *h = open_lib (l, "libz.so.1");
+  void *h = open_lib (l, "libz.so.1", NULL);
   MP_Z_FUNCTIONS (FIND_Z)
 }
 

@@ -512,6 +512,7 @@ mp_gc_on_event (int event)
       mp_tracked_after_reclaim ();
       mp_finalise_after_reclaim (last_was_full);
       mp_heap_note_size ();
+      mp_roots_collected ();
       mp_timeline_note ();
       if (last_was_full)
         check_overhead ();

@@ -1,7 +1,8 @@
 /* roots.h -- which of the runtime's own data Boehm scans for pointers.
 
    None of it, but for the few objects that hold a pointer the program
-   gave memprof to keep (MP_GC_ROOT).  See roots.c.  */
+   gave memprof to keep (MP_GC_ROOT); nor the data of the libraries the
+   runtime loads for itself.  See roots.c.  */
 
 #ifndef MEMPROF_ROOTS_H
 #define MEMPROF_ROOTS_H
@@ -14,9 +15,15 @@
    program or of libmemprof.so, which Boehm scans.  */
 #define MP_GC_ROOT __attribute__ ((section (".data.memprof_roots")))
 
-/* Take the runtime's data and bss out of Boehm's roots: generations.c,
-   once Boehm is started, before its first collection that memprof
-   sees.  */
+/* Take the runtime's data and bss out of Boehm's roots, and put the
+   runtime's callback, which refuses the libraries mp_roots_dlopen
+   loaded (ownlibs.c), in front of the program's: generations.c, once Boehm is
+   started, before its first collection that memprof sees.  */
 void mp_roots_exclude_own (void);
+
+/* After each collection (generations.c, under Boehm's lock): a
+   callback the program set since is chained, and the runtime's put
+   back in front of it.  */
+void mp_roots_collected (void);
 
 #endif

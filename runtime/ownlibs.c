@@ -1,0 +1,275 @@
+/* ownlibs.c -- the libraries the runtime loads for itself, and what
+   each dlopen of them brought into the process.
+
+   The runtime loads libunwind at its first sample (callstack.c), and
+   libdw, libelf and zlib at the report (dynlibs.c), each with its own
+   libraries (liblzma, libbz2).  mp_own_dlopen notes the writable
+   segments of the objects its dlopen brought in: those it mapped
+   (after the last object mapped before it, in dl_iterate_phdr's order,
+   to which the dynamic linker appends: an object unloaded meanwhile
+   only moves the old ones down) and that the library opened needs,
+   itself or through another of them (DT_NEEDED against DT_SONAME), so
+   that a library that another thread of the program opens at the same
+   moment is never taken for the runtime's.  Each one found is checked
+   against the object of that soname the runtime's namespace has
+   (RTLD_NOLOAD): one that another namespace (dlmopen) has and that
+   happens to come after the count is not it.  A library the program
+   had loaded already is not new, and is not noted.
+
+   A library may open another later by itself: libdw opens
+   libdebuginfod, and with it some thirty libraries and 900 kB of data,
+   from the symboliser's calls when a module's debug information is not
+   on the disk.  mp_own_dlopen's caller names it (LATER), and
+   mp_own_look, after each collection, notes it and what it needs once
+   it is there, in the same way, by its DT_SONAME among the objects
+   mapped since the count before the first library's dlopen.  There
+   the collector holds Boehm's lock, under which a dlopen could wait for
+   a thread that waits for that lock (one in a constructor that
+   allocates): so no RTLD_NOLOAD check of the namespace, and the look
+   is skipped while a dlopen of ours is under way.
+
+   The dynamic sections are read during the dl_iterate_phdr that lists
+   the new objects, whose lock keeps them mapped; the needs are worked
+   out again each time an object is added, so that the last call leaves
+   them final.  */
+
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include "ownlibs.h"
+
+/* Writable segments noted; libunwind, liblzma, libdw, libelf, libz,
+   libbz2 and libdebuginfod's thirty have one each.  Beyond that many,
+   the rest are not noted.  */
+#define MAX_NOTED 64
+
+/* The start of each writable segment noted, as dl_iterate_phdr gives
+   it (Boehm too).  Appended under `opening' by mp_own_dlopen, each
+   entry before the count that publishes it; read without a lock, up to
+   the count.  */
+static uintptr_t noted[MAX_NOTED];
+static atomic_int n_noted;
+
+int
+mp_own_segment (uintptr_t start)
+{
+  int n = atomic_load_explicit (&n_noted, memory_order_acquire);
+  for (int i = 0; i < n; i++)
+    if (noted[i] == start)
+      return 1;
+  return 0;
+}
+
+/* The objects mapped since the count taken before the dlopen, at most
+   MAX_NEW of them, and which of them the library opened needs.  Filled
+   by one dl_iterate_phdr, under the dynamic linker's lock, which keeps
+   them all mapped while their dynamic sections are read.  */
+#define MAX_NEW 64
+#define MAX_SONAME 64
+
+struct new_object
+{
+  uintptr_t addr;
+  const ElfW (Dyn) *dyn;
+  char soname[MAX_SONAME];    /* "" if none, or too long to match */
+  uintptr_t seg[2];           /* writable segments' starts */
+  int n_seg;
+  int ours;
+};
+
+struct new_objects
+{
+  size_t before, index;       /* objects before the dlopen; this one's */
+  uintptr_t opened;           /* the library opened: its l_addr, or 0 */
+  const char *soname;         /* if 0: its DT_SONAME */
+  int n;
+  struct new_object o[MAX_NEW];
+};
+
+static int
+is_opened (const struct new_objects *all, const struct new_object *o)
+{
+  return all->opened ? o->addr == all->opened
+                     : strcmp (o->soname, all->soname) == 0;
+}
+
+/* The address a dynamic entry's d_ptr gives, in the object at BASE:
+   glibc relocates them in place where it can, not everywhere.  */
+static uintptr_t
+dyn_ptr (const ElfW (Dyn) *d, uintptr_t base)
+{
+  return d->d_un.d_ptr < base ? base + d->d_un.d_ptr : d->d_un.d_ptr;
+}
+
+static const char *
+strtab (const ElfW (Dyn) *dyn, uintptr_t base)
+{
+  for (const ElfW (Dyn) *d = dyn; d != NULL && d->d_tag != DT_NULL; d++)
+    if (d->d_tag == DT_STRTAB)
+      return (const char *) dyn_ptr (d, base);
+  return NULL;
+}
+
+static void
+note_new (struct new_objects *all, struct dl_phdr_info *info)
+{
+  struct new_object *o = &all->o[all->n++];
+  memset (o, 0, sizeof *o);
+  o->addr = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type == PT_DYNAMIC)
+        o->dyn = (const ElfW (Dyn) *) (info->dlpi_addr + ph->p_vaddr);
+      else if (ph->p_type == PT_LOAD && (ph->p_flags & PF_W) && o->n_seg < 2)
+        o->seg[o->n_seg++] = info->dlpi_addr + ph->p_vaddr;
+    }
+  const char *str = strtab (o->dyn, o->addr);
+  for (const ElfW (Dyn) *d = o->dyn; str && d->d_tag != DT_NULL; d++)
+    if (d->d_tag == DT_SONAME && strlen (str + d->d_un.d_val) < MAX_SONAME)
+      strcpy (o->soname, str + d->d_un.d_val);
+}
+
+/* Mark ours the new objects that O, ours, needs.  */
+static void
+mark_needed (struct new_objects *all, const struct new_object *o)
+{
+  const char *str = strtab (o->dyn, o->addr);
+  for (const ElfW (Dyn) *d = o->dyn; str && d->d_tag != DT_NULL; d++)
+    if (d->d_tag == DT_NEEDED)
+      for (int j = 0; j < all->n; j++)
+        if (!all->o[j].ours && all->o[j].soname[0] != '\0'
+            && strcmp (all->o[j].soname, str + d->d_un.d_val) == 0)
+          {
+            all->o[j].ours = 1;
+            mark_needed (all, &all->o[j]);
+          }
+}
+
+/* Note each object past ALL->before, and mark again, among those noted
+   so far, the library opened and what it needs: the last call, with
+   them all noted, leaves the marks final.  */
+static int
+list_new (struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct new_objects *all = data;
+  (void) size;
+  if (all->index++ < all->before || all->n == MAX_NEW)
+    return 0;
+  note_new (all, info);
+  for (int i = 0; i < all->n; i++)
+    all->o[i].ours = is_opened (all, &all->o[i]);
+  for (int i = 0; i < all->n; i++)
+    if (is_opened (all, &all->o[i]))
+      mark_needed (all, &all->o[i]);
+  return 0;
+}
+
+static int
+count_object (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) info, (void) size;
+  ++*(size_t *) data;
+  return 0;
+}
+
+/* Note O's segments; if VERIFY, only if O is the object of its soname
+   that the library opened found: not one of another namespace's
+   (dlmopen) that happens to come after the count.  A handle kept, not
+   closed: the library opened, never closed, keeps O mapped anyway.  */
+static void
+note_segments (const struct new_object *o, int verify)
+{
+  struct link_map *map;
+  if (verify)
+    {
+      void *h = dlopen (o->soname, RTLD_LAZY | RTLD_NOLOAD);
+      if (h == NULL || dlinfo (h, RTLD_DI_LINKMAP, &map) != 0
+          || map->l_addr != o->addr)
+        return;
+    }
+  int n = atomic_load (&n_noted);
+  for (int i = 0; i < o->n_seg && n < MAX_NOTED; i++)
+    if (!mp_own_segment (o->seg[i]))
+      noted[n++] = o->seg[i];
+  atomic_store_explicit (&n_noted, n, memory_order_release);
+}
+
+/* Taken by mp_own_dlopen after its dlopen, and by mp_own_look: guards
+   `all', `later_before' and `adds_seen', and the appending to
+   `noted'.  */
+static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
+static struct new_objects all;
+
+/* The soname of the library that one of ours opens later, until
+   mp_own_look has found it (then NULL), and the count of objects before
+   ours was opened.  One at a time: libdw's.  */
+static const char *_Atomic later;
+static size_t later_before;
+
+/* dlpi_adds at mp_own_look's last look: objects loaded so far.  */
+static unsigned long long adds_seen;
+
+static int
+read_adds (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  *(unsigned long long *) data = info->dlpi_adds;
+  return 1;
+}
+
+void
+mp_own_look (void)
+{
+  const char *soname = atomic_load_explicit (&later, memory_order_acquire);
+  unsigned long long adds = 0;
+  if (soname == NULL || pthread_mutex_trylock (&opening) != 0)
+    return;
+  dl_iterate_phdr (read_adds, &adds);
+  if (adds != adds_seen)
+    {
+      adds_seen = adds;
+      all.before = later_before;
+      all.index = 0;
+      all.opened = 0;
+      all.soname = soname;
+      all.n = 0;
+      dl_iterate_phdr (list_new, &all);
+      for (int i = 0; i < all.n; i++)
+        if (all.o[i].ours)
+          {
+            note_segments (&all.o[i], 0);
+            atomic_store (&later, NULL);
+          }
+    }
+  pthread_mutex_unlock (&opening);
+}
+
+void *
+mp_own_dlopen (const char *file, int mode, const char *opens_later)
+{
+  size_t before = 0;
+  dl_iterate_phdr (count_object, &before);
+  void *h = dlopen (file, mode);
+  struct link_map *map;
+  if (h == NULL || dlinfo (h, RTLD_DI_LINKMAP, &map) != 0)
+    return h;
+  pthread_mutex_lock (&opening);
+  all.before = before;
+  all.index = 0;
+  all.opened = map->l_addr;
+  all.n = 0;
+  dl_iterate_phdr (list_new, &all);
+  for (int i = 0; i < all.n; i++)
+    if (all.o[i].ours)
+      note_segments (&all.o[i], all.o[i].addr != all.opened);
+  if (opens_later != NULL && atomic_load (&later) == NULL)
+    {
+      later_before = before;
+      atomic_store_explicit (&later, opens_later, memory_order_release);
+    }
+  pthread_mutex_unlock (&opening);
+  return h;
+}
