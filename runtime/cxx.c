@@ -123,8 +123,11 @@ enum form { FORMS (ENUM) N_FORMS };
 FORMS (DECLARE)
 
 typedef void (*any_fn) (void);
-#define NAME(op, name, flags, ret) #name,
+#ifndef MP_ASAN
+/* Each form's name, for the library's operator behind the runtime's.  */
+# define NAME(op, name, flags, ret) #name,
 static const char *const form_name[N_FORMS] = { FORMS (NAME) };
+#endif
 #define FLAGS(op, name, flags, ret) flags,
 static const unsigned char form_flags[N_FORMS] = { FORMS (FLAGS) };
 /* Where each form's name resolves in the process.  */
