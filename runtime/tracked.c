@@ -433,8 +433,9 @@ defer (struct mp_thread *t, struct mp_tracked *n, unsigned char what)
 static void end_malloc (struct mp_tracked *e, int keep);
 
 /* Under mp_profile_lock: end what T's deferred stack asks for, and give
-   its nodes back to T.  An entry with a callback due goes to the queue,
-   since program code may not run here.  */
+   its nodes back to T.  The profile hears of each death here; an entry
+   with metadata goes to the queue for its dealloc_major, since program
+   code may not run here.  */
 static void
 drain (struct mp_thread *t)
 {
@@ -444,10 +445,11 @@ drain (struct mp_thread *t)
       struct mp_tracked *next = n->queued;
       struct mp_tracked *e = n->deferred == DEFER_END
                              ? table_take (n->block, 0, n->seq) : NULL;
-      if (e && e->meta == NULL)
-        end_malloc (e, 0);
-      else if (e)
+      if (e)
+        end_malloc (e, e->meta != NULL);
+      if (e && e->meta)
         {
+          e->profile = NULL;    /* dead there already */
           e->dead = 1;
           enqueue (e);
           mp_sample_prompt ();
