@@ -13,10 +13,10 @@
    async-signal-safe, and the runtime cannot make it so.  The handlers
    count the signals that fell inside the runtime's sections: their
    blocks get no sample (no alloc callback in the thread) and their
-   frees of tracked blocks are deferred (no dealloc callback in the
-   thread), the thread not being in a callback.  The first half runs
-   without a tracker (the profile's frees alone are deferred), the
-   second with one whose callbacks count.  */
+   frees and reallocs of tracked blocks are deferred (no dealloc
+   callback in the thread), the thread not being in a callback.  The
+   first half runs without a tracker (the profile's frees alone are
+   deferred), the second with one whose callbacks count.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread -g" } */
 /* { dg-set-target-env-var MEMPROF "interpose=0,sampling_rate=1,callstack_size=1,stacks=3,report=signal-sampled.txt" } */
@@ -114,7 +114,7 @@ on_dealloc (void *meta, void *data)
 static __thread _Atomic (void *) slot, slot2;
 static atomic_long handed, handed2;     /* blocks put in slot, slot2 */
 static atomic_long h_signals, h_skipped, h_allocs, h_frees;
-static atomic_long h_taken, h_taken2, hits_alloc, hits_free;
+static atomic_long h_taken, h_taken2, hits_alloc, hits_free, hits_realloc;
 static unsigned l_h_malloc, l_h_calloc, l_h_free, l_h_realloc, l_h_free2;
 static unsigned l_h_free_handed;
 
@@ -142,18 +142,22 @@ handler (int sig, siginfo_t *si, void *uc)
   free (q); free (p); l_h_free = __LINE__;
   atomic_fetch_add (&h_allocs, 2);
   atomic_fetch_add (&h_frees, 2);
-  void *mine = atomic_exchange (&slot, NULL);
+  int *mine = atomic_exchange (&slot, NULL);
   if (mine)
     {
       long d0 = my_deallocs;
+      int tracked = *mine;
       free (mine); l_h_free_handed = __LINE__;
-      hits_free += watch && my_deallocs == d0;
+      hits_free += watch && tracked && my_deallocs == d0;
       atomic_fetch_add (&h_taken, 1);
     }
-  void *r = atomic_exchange (&slot2, NULL);
+  int *r = atomic_exchange (&slot2, NULL);
   if (r)
     {
+      long d0 = my_deallocs;
+      int tracked = *r;
       r = realloc (r, 300); l_h_realloc = __LINE__;
+      hits_realloc += watch && tracked && my_deallocs == d0;
       free (r); l_h_free2 = __LINE__;
       atomic_fetch_add (&h_taken2, 1);
     }
@@ -185,13 +189,15 @@ churn (void *arg)
       atomic_fetch_add (n_frees, 4);
       if (atomic_load (&slot) == NULL)
         {
-          void *h = malloc (64); l_hand = __LINE__;
+          int *h = malloc (64); l_hand = __LINE__;
+          *h = atomic_load (&tracking);   /* then the tracker has it */
           atomic_store (&slot, h);
           atomic_fetch_add (&handed, 1);
         }
       if (atomic_load (&slot2) == NULL)
         {
-          void *h = malloc (24); l_hand2 = __LINE__;
+          int *h = malloc (24); l_hand2 = __LINE__;
+          *h = atomic_load (&tracking);
           atomic_store (&slot2, h);
           atomic_fetch_add (&handed2, 1);
         }
@@ -310,10 +316,11 @@ main (void)
   CHECK_EQ (atomic_load (&allocs) - atomic_load (&deallocs), KEPT);
   CHECK (hits_alloc > 0);
   CHECK (hits_free > 0);
+  CHECK (hits_realloc > 0);
   fprintf (stderr, "%ld signals sent, %ld handled, %ld outside: "
-           "%ld samples and %ld frees in the runtime's sections\n",
-           atomic_load (&sent), hs, atomic_load (&h_skipped),
-           (long) hits_alloc, (long) hits_free);
+           "%ld samples, %ld frees and %ld reallocs in the runtime's "
+           "sections\n", atomic_load (&sent), hs, atomic_load (&h_skipped),
+           (long) hits_alloc, (long) hits_free, (long) hits_realloc);
   return mpt_done ();
 }
 
