@@ -169,39 +169,55 @@ static pthread_t workers[WORKERS];
 static atomic_long w_allocs[WORKERS], w_frees[WORKERS];
 static unsigned l_churn, l_hand, l_hand2, l_w_free, l_left, l_left2;
 
-static __attribute__ ((noinline)) void *
-churn (void *arg)
+/* One round of worker W's: blocks allocated and freed, and blocks
+   handed over to its handler.  */
+static __attribute__ ((noinline)) void
+churn (intptr_t w)
 {
-  atomic_long *n_allocs = &w_allocs[(intptr_t) arg];
-  atomic_long *n_frees = &w_frees[(intptr_t) arg];
-  while (!atomic_load (&stop))
+  atomic_long *n_allocs = &w_allocs[w];
+  atomic_long *n_frees = &w_frees[w];
+  void *b[4];
+  for (int i = 0; i < 4; i++)
     {
-      void *b[4];
-      for (int i = 0; i < 4; i++)
-        {
-          b[i] = malloc (16); l_churn = __LINE__;
-        }
-      atomic_fetch_add (n_allocs, 4);
-      for (int i = 0; i < 4; i++)
-        {
-          free (b[i]); l_w_free = __LINE__;
-        }
-      atomic_fetch_add (n_frees, 4);
-      if (atomic_load (&slot) == NULL)
-        {
-          int *h = malloc (64); l_hand = __LINE__;
-          *h = atomic_load (&tracking);   /* then the tracker has it */
-          atomic_store (&slot, h);
-          atomic_fetch_add (&handed, 1);
-        }
-      if (atomic_load (&slot2) == NULL)
-        {
-          int *h = malloc (24); l_hand2 = __LINE__;
-          *h = atomic_load (&tracking);
-          atomic_store (&slot2, h);
-          atomic_fetch_add (&handed2, 1);
-        }
+      b[i] = malloc (16); l_churn = __LINE__;
     }
+  atomic_fetch_add (n_allocs, 4);
+  for (int i = 0; i < 4; i++)
+    {
+      free (b[i]); l_w_free = __LINE__;
+    }
+  atomic_fetch_add (n_frees, 4);
+  if (atomic_load (&slot) == NULL)
+    {
+      int *h = malloc (64); l_hand = __LINE__;
+      *h = atomic_load (&tracking);   /* then the tracker has it */
+      atomic_store (&slot, h);
+      atomic_fetch_add (&handed, 1);
+    }
+  if (atomic_load (&slot2) == NULL)
+    {
+      int *h = malloc (24); l_hand2 = __LINE__;
+      *h = atomic_load (&tracking);
+      atomic_store (&slot2, h);
+      atomic_fetch_add (&handed2, 1);
+    }
+}
+
+/* Worker ARG.  Its first round runs with SIGUSR1 blocked, as it
+   started: a handler that interrupts the thread while it makes its
+   record or numbers a site (their first calls) would wait for the site
+   table's lock that the thread holds, which is sites.c's and not
+   sampling's.  */
+static void *
+work (void *arg)
+{
+  churn ((intptr_t) arg);
+  sigset_t usr1;
+  sigemptyset (&usr1);
+  sigaddset (&usr1, SIGUSR1);
+  pthread_sigmask (SIG_UNBLOCK, &usr1, NULL);
+  while (!atomic_load (&stop))
+    churn ((intptr_t) arg);
   /* The signaller has stopped: what the handler did not take.  */
   void *h = atomic_exchange (&slot, NULL);
   free (h); l_left = __LINE__;
@@ -261,8 +277,13 @@ main (void)
   sigemptyset (&sa.sa_mask);
   CHECK_EQ (sigaction (SIGUSR1, &sa, NULL), 0);
 
+  sigset_t usr1, old;
+  sigemptyset (&usr1);
+  sigaddset (&usr1, SIGUSR1);
+  pthread_sigmask (SIG_BLOCK, &usr1, &old);
   for (intptr_t i = 0; i < WORKERS; i++)
-    CHECK_EQ (pthread_create (&workers[i], NULL, churn, (void *) i), 0);
+    CHECK_EQ (pthread_create (&workers[i], NULL, work, (void *) i), 0);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
   atomic_store (&signalling, 1);
   pthread_t s;
   CHECK_EQ (pthread_create (&s, NULL, signaller, NULL), 0);
