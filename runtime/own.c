@@ -198,4 +198,8 @@ mp_own_report (FILE *out)
     fprintf (out, "sampling stopped at %.3f s for want of memory: the "
              "profiles hold the samples taken before\n",
              atomic_load (&stopped_at));
+  if (mp_tracked_lost () > 0)
+    fprintf (out, "frees in signal handlers not seen for want of memory: "
+             "%ld sampled blocks stay live in the profiles\n",
+             mp_tracked_lost ());
 }

@@ -19,7 +19,10 @@
 
    Everything here is under mp_profile_lock, which tracked.c's table
    shares: a sample takes it once for the record of its stack and the
-   entry of its block, a free once for both too.  It is taken inside the
+   entry of its block, a free once for both too.  A signal handler never
+   waits for it in a thread that holds it: the thread is busy
+   (thread.h's mp_busy) meanwhile, and the handler's samples are not
+   taken, its frees deferred (tracked.c).  It is taken inside the
    collector's lock, and never holds another.  Records are never freed:
    their number is bounded by the distinct call stacks sampled.  */
 
@@ -244,7 +247,7 @@ name_frames (const struct mp_profile_row *rows, size_t n)
 struct mp_profile_row *
 mp_profile_rows (size_t *n, double *min, double *max)
 {
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   struct mp_profile_row *rows = malloc ((n_stacks + 1) * sizeof *rows);
   *n = 0;
   /* The rates of all the samples, from their records' here rather than
@@ -264,17 +267,17 @@ mp_profile_rows (size_t *n, double *min, double *max)
             s->ras, s->n_ras, 0, s->source, x->v, x->rate_min, x->rate_max,
             table[i].stack, s->named };
       }
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   for (size_t i = 0; rows && i < *n; i++)
     arrange (&rows[i]);
   name_frames (rows, *n);
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   /* A row with guest frames arranged named some of its record's words
      only: another provider may arrange them otherwise next time.  */
   for (size_t i = 0; rows && i < *n; i++)
     if (!rows[i].owned)
       rows[i].stack->named = 1;
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   return rows;
 }
 
@@ -293,7 +296,7 @@ mp_profile_guest_words (size_t *n)
   size_t cap = 0;
   uintptr_t *words = NULL;
   *n = 0;
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   for (size_t i = 0; i < table_size; i++)
     for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
       {
@@ -302,7 +305,7 @@ mp_profile_guest_words (size_t *n)
             && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
           words[(*n)++] = w;
       }
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   return words;
 }
 

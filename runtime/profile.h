@@ -43,6 +43,27 @@ struct mp_profile_row
    no other lock.  */
 extern pthread_mutex_t mp_profile_lock;
 
+/* Take and release mp_profile_lock, the calling thread busy (mp_busy,
+   thread.h) meanwhile.  The release first ends the frees that the
+   thread's signal handlers deferred while it held the lock or waited
+   for it (tracked.c).  Everything but fork.c's handlers takes the lock
+   through these.  */
+static inline void
+mp_profile_acquire (void)
+{
+  mp_busy_enter ();
+  mp_collector_lock (&mp_profile_lock);
+}
+
+static inline void
+mp_profile_release (void)
+{
+  if (MP_UNLIKELY (mp_busy.deferred))
+    mp_tracked_drain ();
+  mp_collector_unlock (&mp_profile_lock);
+  mp_busy_leave ();
+}
+
 /* These four under mp_profile_lock.  The record of the stack RAS (N_RAS
    words, innermost first) and S's kind, S's sample added to it; NULL
    without memory.  */

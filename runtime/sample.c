@@ -27,6 +27,16 @@
    samples of the callback's own blocks are drawn as usual, so that the
    program's words stay independent of them, and then dropped.
 
+   Signal handlers.  A handler's allocation may fall while the thread it
+   interrupted is busy (thread.h's mp_busy): holding `lock` or
+   mp_profile_lock, or walking its stack with libunwind.  A sample due
+   then is not taken, and the thread's gap is redrawn at its next
+   allocation: the handler's block is counted, but neither tracked nor
+   in the profile.  Since the gaps are memoryless, the program's other
+   words keep their probability; only the handlers' allocations inside
+   those short sections (a few thousand instructions a sample) go
+   unsampled.
+
    Every sample also goes to the report's profile (profile.c), at the
    rate of the moment: MEMPROF's sampling_rate, or the program's between
    mp_memprof_start and mp_memprof_stop.  A block that the tracker keeps
@@ -74,6 +84,22 @@ static size_t callstack_size;   /* at most MP_MAX_CALLSTACK */
 static struct mp_tracker tracker MP_GC_ROOT;   /* keeps its data alive */
 static _Atomic unsigned session;
 static _Atomic unsigned version;
+
+/* Take and release `lock`, the thread busy meanwhile (thread.h's
+   mp_busy): a signal handler's sample must not wait for it.  */
+static void
+lock_settings (void)
+{
+  mp_busy_enter ();
+  pthread_mutex_lock (&lock);
+}
+
+static void
+unlock_settings (void)
+{
+  pthread_mutex_unlock (&lock);
+  mp_busy_leave ();
+}
 
 /* A thread's copy of the settings, taken under lock: a sample reads
    them without the lock while `version` stays `seen - 1` (0: no copy
@@ -226,14 +252,14 @@ settings (void)
   struct settings *c = &own_settings;
   if (c->seen != atomic_load_explicit (&version, memory_order_acquire) + 1)
     {
-      pthread_mutex_lock (&lock);
+      lock_settings ();
       c->tracker = tracker;
       c->rate = rate;
       c->log_keep = rate > 0 && rate < 1 ? log_1p (-rate) : 0;
       c->depth = callstack_size;
       c->session = atomic_load (&session);
       c->seen = atomic_load (&version) + 1;
-      pthread_mutex_unlock (&lock);
+      unlock_settings ();
     }
   return c;
 }
@@ -354,6 +380,12 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                 void *block, enum mp_source source, const void *ra,
                 size_t usable)
 {
+  if (MP_UNLIKELY (mp_busy.depth))
+    {
+      /* A signal handler's allocation, its thread busy: not sampled.  */
+      mp_sample_interrupt (t);
+      return 0;
+    }
   int saved = errno;
   int tracked = sample_block (t, left, words, block, source, ra, usable);
   if (!mp_young_budget_seen (t))
@@ -384,7 +416,9 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
   mp_callstack cs = { ras, 0, depth, NULL, 0 };
   if (depth > 0)
     {
+      mp_busy_enter ();         /* libunwind's cache is the thread's */
       cs.n_ras = mp_callstack_capture ((uintptr_t) ra, ras, depth);
+      mp_busy_leave ();
       t->in_callback++;         /* the VM's code: no sampling in it */
       cs.n_ras = mp_guest_capture (ras, cs.n_ras, cs.n_ras + depth);
       t->in_callback--;
@@ -483,11 +517,11 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
 void
 mp_sample_setup (void)
 {
-  pthread_mutex_lock (&lock);
+  lock_settings ();
   rate = mp_config.sampling_rate;
   callstack_size = mp_config.callstack_size;
   changed ();
-  pthread_mutex_unlock (&lock);
+  unlock_settings ();
   mp_sample_prompt ();
 }
 
@@ -501,10 +535,10 @@ mp_memprof_start (double sampling_rate, size_t size,
       return -1;
     }
   mp_self ();                   /* the runtime must be started */
-  pthread_mutex_lock (&lock);
+  lock_settings ();
   if (started)
     {
-      pthread_mutex_unlock (&lock);
+      unlock_settings ();
       errno = EBUSY;
       return -1;
     }
@@ -514,7 +548,7 @@ mp_memprof_start (double sampling_rate, size_t size,
   tracker = *tr;
   atomic_fetch_add (&session, 1);
   changed ();
-  pthread_mutex_unlock (&lock);
+  unlock_settings ();
   mp_sample_prompt ();
   return 0;
 }
@@ -522,10 +556,10 @@ mp_memprof_start (double sampling_rate, size_t size,
 MP_API int
 mp_memprof_stop (void)
 {
-  pthread_mutex_lock (&lock);
+  lock_settings ();
   if (!started)
     {
-      pthread_mutex_unlock (&lock);
+      unlock_settings ();
       errno = EINVAL;
       return -1;
     }
@@ -535,7 +569,7 @@ mp_memprof_stop (void)
   tracker = mp_null_tracker;
   atomic_fetch_add (&session, 1);
   changed ();                   /* every thread's copy, not only ours */
-  pthread_mutex_unlock (&lock);
+  unlock_settings ();
   /* No callback starts now; let those under way in other threads end.  */
   long own = mp_self ()->in_callback;
   while (atomic_load (&in_flight) > own)

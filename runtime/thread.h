@@ -82,7 +82,42 @@ struct mp_thread
   uint64_t rng[4];
   double gap_rate;
   int in_callback;
+
+  /* The frees of sampled malloc blocks that a signal handler made while
+     its thread was in the runtime's section (mp_busy), for tracked.c
+     to end once the thread leaves it: a stack of struct mp_tracked
+     nodes (their `deferred' set), pushed by the handlers with a
+     compare-and-swap, taken whole with an exchange by the thread as it
+     leaves the section, or in a forked child, where the thread is gone.
+     `deferred_spare': nodes for reuse, pushed back by whoever took them
+     and popped by the handlers only, so that no pop meets a push that
+     reuses its node.  */
+  _Atomic (struct mp_tracked *) deferred;
+  _Atomic (struct mp_tracked *) deferred_spare;
 } __attribute__ ((aligned (128)));
+
+/* The calling thread in the runtime's sections that a signal handler's
+   allocation or free must not enter again: holding mp_profile_lock
+   (profile.c, tracked.c) or sample.c's lock, or walking its stack with
+   libunwind, which is not reentrant on the thread's cache.  A thread's
+   own, and its handlers' (which run on the same thread: compiler
+   barriers order the accesses, no fence is needed).  */
+struct mp_busy
+{
+  /* The sections the thread is in: each adds 1 before it starts and
+     takes it away after it ends (mp_busy_enter and mp_busy_leave,
+     tracked.h).  While it is not 0, a sample that falls is not taken
+     (sample.c) and the free of a tracked block is deferred to the
+     record's `deferred' (tracked.c), so that a handler never waits for
+     the thread it interrupted.  A handler leaves it as it found it.  */
+  int depth;
+  /* 1 once a handler deferred a free, until the thread takes the
+     record's `deferred' to end them: the one test that leaving a
+     section makes.  */
+  int deferred;
+};
+extern __thread struct mp_busy mp_busy
+  __attribute__ ((tls_model ("initial-exec")));
 
 #define MP_RECORD_SLOTS (sizeof (struct mp_thread) / sizeof (struct mp_site_counts))
 

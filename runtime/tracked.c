@@ -33,7 +33,25 @@
    may take the GC lock) or a callback.  The collector takes it at
    RECLAIM_END, holding the GC lock with no thread stopped; since no
    holder of it waits for the GC lock, that cannot deadlock.  An entry taken off both the table and the
-   queue belongs to the thread that took it.  */
+   queue belongs to the thread that took it.
+
+   Signal handlers.  A handler may free a sampled block while the thread
+   it interrupted holds mp_profile_lock, or is about to (mp_busy,
+   thread.h): taking the lock again would deadlock the thread.  So the
+   free is deferred: a node saying "the entry of this address" goes on
+   the thread's `deferred' stack (thread.h), and the thread ends the
+   entry when it next releases the lock (mp_profile_release), or when
+   it leaves its last busy section (mp_busy_leave), before it runs any
+   program code.  The block itself goes back to malloc at once, and its
+   address may come back from another thread's malloc, sampled, before
+   the node is seen: each entry put in the table gets the next number
+   of `n_puts', the node the number of the last entry put before the
+   free (the freed block's entry was put before the program could free
+   it), and the node ends the newest entry of its address no newer than
+   that; a free that is not deferred ends the newest entry of its
+   address.  A deferred end runs the tracker's dealloc_major later,
+   from the queue.  A forked child ends the nodes of the threads that
+   did not follow (mp_tracked_fork).  */
 
 #include <limits.h>
 #include <stdlib.h>
@@ -65,7 +83,15 @@ struct mp_tracked
   unsigned char age;            /* collections survived, up to 255 */
   unsigned char in_table, in_queue;
   unsigned char promote_due, dead;  /* callbacks to deliver */
+  unsigned char deferred;       /* 0: an entry; DEFER_END or DEFER_KEEP:
+                                   a node of a thread's `deferred' stack */
+  uint64_t seq;                 /* entries: its number of n_puts, set by
+                                   table_put; nodes: n_puts at the free */
 };
+
+/* What a node of a thread's deferred stack (thread.h) asks for: the end
+   of the entry of its block, or nothing (mp_tracked_keep of a node).  */
+enum { DEFER_END = 1, DEFER_KEEP };
 
 static struct mp_tracked **buckets;  /* guarded by mp_profile_lock */
 static size_t n_buckets, n_entries;
@@ -75,6 +101,12 @@ static _Atomic size_t n_gc;     /* GC entries in the table: written under
                                    GC_free */
 static atomic_int queue_nonempty;   /* written under mp_profile_lock */
 static atomic_int delivering;   /* 1 while a thread delivers the queue */
+static _Atomic uint64_t n_puts; /* entries ever put in the table: written
+                                   under mp_profile_lock, read without
+                                   it by a signal handler's free */
+static atomic_long lost_frees;  /* deferred frees lost for want of a node */
+
+__thread struct mp_busy mp_busy __attribute__ ((tls_model ("initial-exec")));
 
 /* ---- the table and the queue (under mp_profile_lock) ---------------- */
 
@@ -94,12 +126,22 @@ table_put (struct mp_tracked *e)
       if (b != NULL)
         {
           for (size_t i = 0; i < n_buckets; i++)
-            for (struct mp_tracked *x = buckets[i], *next; x; x = next)
-              {
-                next = x->next;
-                x->next = b[bucket_of (x->block, size)];
-                b[bucket_of (x->block, size)] = x;
-              }
+            {
+              /* Moved oldest first: the chains stay newest first.  */
+              struct mp_tracked *old = NULL;
+              for (struct mp_tracked *x = buckets[i], *next; x; x = next)
+                {
+                  next = x->next;
+                  x->next = old;
+                  old = x;
+                }
+              for (struct mp_tracked *x = old, *next; x; x = next)
+                {
+                  next = x->next;
+                  x->next = b[bucket_of (x->block, size)];
+                  b[bucket_of (x->block, size)] = x;
+                }
+            }
           mp_own_free (buckets, n_buckets * sizeof *buckets);
           buckets = b;
           n_buckets = size;
@@ -107,6 +149,8 @@ table_put (struct mp_tracked *e)
       /* else the table keeps its size, and its chains grow */
     }
   struct mp_tracked **head = &buckets[bucket_of (e->block, n_buckets)];
+  e->seq = atomic_load_explicit (&n_puts, memory_order_relaxed) + 1;
+  atomic_store_explicit (&n_puts, e->seq, memory_order_release);
   e->next = *head;
   *head = e;
   e->in_table = 1;
@@ -126,16 +170,19 @@ table_unlink (struct mp_tracked **p)
     atomic_fetch_sub (&n_gc, 1);
 }
 
-/* Take the live entry of BLOCK (of the GC or malloc kind GC) off the
-   table; NULL if there is none.  */
+/* Take the newest entry of BLOCK (of the GC or malloc kind GC) put no
+   later than number UPTO off the table; NULL if there is none.  An
+   address has two entries only while a deferred free of the older one
+   waits (see the design).  Each chain is newest first: table_put puts
+   in front, and keeps the order when it moves them.  */
 static struct mp_tracked *
-table_take (const void *block, int gc)
+table_take (const void *block, int gc, uint64_t upto)
 {
   if (n_buckets == 0)
     return NULL;
   for (struct mp_tracked **p = &buckets[bucket_of (block, n_buckets)]; *p;
        p = &(*p)->next)
-    if ((*p)->block == block && (*p)->gc == gc)
+    if ((*p)->block == block && (*p)->gc == gc && (*p)->seq <= upto)
       {
         struct mp_tracked *e = *p;
         table_unlink (p);
@@ -213,18 +260,18 @@ static size_t slab_entries = SLAB_FIRST;
 static struct mp_tracked *
 entry_new (void)
 {
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   struct mp_tracked *e = spare;
   size_t n = slab_entries;
   if (e != NULL)
     spare = e->next;
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   if (e != NULL)
     return e;
   struct mp_tracked *slab = mp_own_alloc (n * sizeof *slab);
   if (slab == NULL)
     return NULL;
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   for (size_t i = 1; i < n; i++)
     {
       slab[i].next = spare;
@@ -232,7 +279,7 @@ entry_new (void)
     }
   if (slab_entries == n && n < SLAB_MAX)
     slab_entries = 2 * n;
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   return slab;
 }
 
@@ -240,10 +287,10 @@ entry_new (void)
 static void
 entry_free (struct mp_tracked *e)
 {
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   e->next = spare;
   spare = e;
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
 }
 
 /* ---- making entries ----------------------------------------------------- */
@@ -297,33 +344,30 @@ gc_entry (const struct mp_sampled *s)
 
 /* Count the block S describes in the profile and follow it; return 1
    if it is followed.  One lock for both, and a malloc block's entry
-   from the spares under it.  */
+   from the spares under it.  A block without an entry (own.c's memory
+   ran out) is not counted either: the profile would hold it live for
+   good, its death unseen.  */
 int
 mp_tracked_add (const struct mp_sampled *s)
 {
   if (s->meta == NULL && s->ras == NULL)
     return 0;
   struct mp_tracked *e = s->gc ? gc_entry (s) : NULL;
-  mp_collector_lock (&mp_profile_lock);
-  struct mp_profile_stack *profile
-    = s->ras ? mp_profile_alloc (s->ras, s->n_ras, s) : NULL;
+  if (s->gc && e == NULL)
+    return 0;
+  mp_profile_acquire ();
   if (!s->gc && (e = spare) != NULL)
     spare = e->next;
   else if (!s->gc)
     {
-      mp_collector_unlock (&mp_profile_lock);
+      mp_profile_release ();
       if ((e = entry_new ()) == NULL)
-        return 0;               /* counted, not followed (own.c) */
-      mp_collector_lock (&mp_profile_lock);
-    }
-  else if (e == NULL)
-    {
-      mp_collector_unlock (&mp_profile_lock);
-      return 0;                 /* counted, not followed */
+        return 0;               /* sampling stops (own.c) */
+      mp_profile_acquire ();
     }
   if (!s->gc)
     entry_fill (e, s);
-  e->profile = profile;
+  e->profile = s->ras ? mp_profile_alloc (s->ras, s->n_ras, s) : NULL;
   if (s->session != mp_sample_session ())
     e->meta = NULL;             /* the tracker stopped meanwhile */
   int kept = e->meta != NULL || e->profile != NULL;
@@ -337,7 +381,7 @@ mp_tracked_add (const struct mp_sampled *s)
         survived (e);
     }
   int prompt = atomic_load (&queue_nonempty);
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   if (!kept)
     {
       if (s->gc)
@@ -347,6 +391,100 @@ mp_tracked_add (const struct mp_sampled *s)
   else if (prompt)
     mp_sample_prompt ();
   return kept;
+}
+
+/* ---- frees in signal handlers ----------------------------------------- */
+
+/* A node for T's deferred stack, of the entry of BLOCK as it is now
+   (see the design), or NULL when own.c's memory ran out: the free is
+   lost, and counted.  T's handlers only: T is busy.  */
+static struct mp_tracked *
+defer_node (struct mp_thread *t, void *block)
+{
+  struct mp_tracked *n = atomic_load (&t->deferred_spare);
+  while (n != NULL
+         && !atomic_compare_exchange_weak (&t->deferred_spare, &n, n->queued))
+    ;
+  if (n == NULL && (n = mp_own_alloc (sizeof *n)) == NULL)
+    {
+      atomic_fetch_add (&lost_frees, 1);
+      return NULL;
+    }
+  *n = (struct mp_tracked) {
+    .block = block, .deferred = DEFER_END,
+    .seq = atomic_load_explicit (&n_puts, memory_order_acquire) };
+  return n;
+}
+
+/* Push node N (NULL: none), asking for WHAT, on T's deferred stack.  */
+static void
+defer (struct mp_thread *t, struct mp_tracked *n, unsigned char what)
+{
+  if (n == NULL)
+    return;
+  n->deferred = what;
+  struct mp_tracked *head = atomic_load (&t->deferred);
+  do
+    n->queued = head;
+  while (!atomic_compare_exchange_weak (&t->deferred, &head, n));
+  mp_busy.deferred = 1;
+}
+
+static void end_malloc (struct mp_tracked *e, int keep);
+
+/* Under mp_profile_lock: end what T's deferred stack asks for, and give
+   its nodes back to T.  The profile hears of each death here; an entry
+   with metadata goes to the queue for its dealloc_major, since program
+   code may not run here.  */
+static void
+drain (struct mp_thread *t)
+{
+  struct mp_tracked *n = atomic_exchange (&t->deferred, NULL);
+  while (n != NULL)
+    {
+      struct mp_tracked *next = n->queued;
+      struct mp_tracked *e = n->deferred == DEFER_END
+                             ? table_take (n->block, 0, n->seq) : NULL;
+      if (e)
+        end_malloc (e, e->meta != NULL);
+      if (e && e->meta)
+        {
+          e->profile = NULL;    /* dead there already */
+          e->dead = 1;
+          enqueue (e);
+          mp_sample_prompt ();
+        }
+      struct mp_tracked *spares = atomic_load (&t->deferred_spare);
+      do
+        n->queued = spares;
+      while (!atomic_compare_exchange_weak (&t->deferred_spare, &spares, n));
+      n = next;
+    }
+}
+
+/* The calling thread's deferred frees: the flag is cleared before the
+   stack is taken, so that a handler's push after the take sets it
+   again.  */
+void
+mp_tracked_drain (void)
+{
+  mp_busy.deferred = 0;
+  atomic_signal_fence (memory_order_seq_cst);
+  if (mp_self_tls)
+    drain (mp_self_tls);
+}
+
+void
+mp_tracked_drain_unlocked (void)
+{
+  mp_profile_acquire ();
+  mp_profile_release ();        /* which ends them */
+}
+
+long
+mp_tracked_lost (void)
+{
+  return atomic_load (&lost_frees);
 }
 
 /* ---- ends ------------------------------------------------------------- */
@@ -360,9 +498,11 @@ mp_tracked_take (void *block, int gc)
 {
   if (gc && atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
     return NULL;
-  mp_collector_lock (&mp_profile_lock);
-  struct mp_tracked *e = table_take (block, gc);
-  mp_collector_unlock (&mp_profile_lock);
+  if (MP_UNLIKELY (mp_busy.depth) && !gc && mp_self_tls)
+    return defer_node (mp_self_tls, block);
+  mp_profile_acquire ();
+  struct mp_tracked *e = table_take (block, gc, UINT64_MAX);
+  mp_profile_release ();
   if (e && gc)
     GC_unregister_long_link ((void **) &e->link);
   return e;
@@ -388,21 +528,26 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
 {
   if (e == NULL)
     return;
+  if (e->deferred)
+    {
+      defer (t, e, DEFER_END);
+      return;
+    }
   if (e->gc)
     {
-      mp_collector_lock (&mp_profile_lock);
+      mp_profile_acquire ();
       e->dead = 1;
       enqueue (e);
-      mp_collector_unlock (&mp_profile_lock);
+      mp_profile_release ();
       mp_deliver (t);
       return;
     }
   struct mp_tracker tr;
   int call = e->meta && mp_sample_tracker (&tr) == e->session
              && tr.dealloc_major;
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   end_malloc (e, call);
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   if (!call)
     return;
   int saved;
@@ -421,12 +566,17 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
 void
 mp_tracked_free (struct mp_thread *t, void *block)
 {
-  mp_collector_lock (&mp_profile_lock);
-  struct mp_tracked *e = table_take (block, 0);
+  if (MP_UNLIKELY (mp_busy.depth))
+    {
+      defer (t, defer_node (t, block), DEFER_END);
+      return;
+    }
+  mp_profile_acquire ();
+  struct mp_tracked *e = table_take (block, 0, UINT64_MAX);
   int quiet = e != NULL && e->meta == NULL;
   if (quiet)
     end_malloc (e, 0);
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   if (e != NULL && !quiet)
     mp_tracked_end (t, e);
 }
@@ -438,24 +588,30 @@ mp_tracked_keep (struct mp_tracked *e)
 {
   if (e == NULL)
     return;
+  if (e->deferred)
+    {
+      defer (mp_self_tls, e, DEFER_KEEP);
+      return;
+    }
   if (e->gc)
     {
       e->link = GC_HIDE_POINTER (e->block);
       if (GC_register_long_link ((void **) &e->link, e->block) != GC_SUCCESS)
         {
+          /* Not followed, so not live in the profile either: dead
+             there from now on, without callbacks.  */
           mp_warn ("cannot follow a sampled GC block any more");
-          e->profile = NULL;
           e->meta = NULL;
           e->dead = 1;          /* delivered as nothing, and freed */
-          mp_collector_lock (&mp_profile_lock);
+          mp_profile_acquire ();
           enqueue (e);
-          mp_collector_unlock (&mp_profile_lock);
+          mp_profile_release ();
           return;
         }
     }
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   table_put (e);
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
 }
 
 /* GC_EVENT_RECLAIM_END, from the collector: see the design above.  */
@@ -465,7 +621,7 @@ mp_tracked_after_reclaim (void)
   if (atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
     return;
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
@@ -482,7 +638,7 @@ mp_tracked_after_reclaim (void)
         p = &e->next;
       }
   int prompt = atomic_load (&queue_nonempty);
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   if (prompt)
     mp_sample_prompt ();
 }
@@ -547,7 +703,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
     return;
   /* Promoted, and in the table.  If the session is still the same,
      under mp_profile_lock, mp_tracked_forget_all has not freed E.  */
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   struct mp_tracked *untrack = NULL;
   if (mp_sample_session () == d.session)
     {
@@ -555,7 +711,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
       if (meta == NULL && e->profile == NULL && table_remove (e))
         untrack = e;            /* promote said stop */
     }
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   if (untrack)
     {
       GC_unregister_long_link ((void **) &untrack->link);
@@ -568,7 +724,7 @@ deliver_one (struct mp_thread *t, struct mp_tracked *e, struct due d,
 static struct mp_tracked *
 next_due (struct due *d)
 {
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   struct mp_tracked *e = dequeue ();
   if (e)
     {
@@ -581,7 +737,7 @@ next_due (struct due *d)
       if (d->profile && d->dead)
         mp_profile_dead (d->profile, &d->est);
     }
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   return e;
 }
 
@@ -610,7 +766,7 @@ void
 mp_tracked_forget_all (void)
 {
   struct mp_tracked *drop = NULL;
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
@@ -627,25 +783,40 @@ mp_tracked_forget_all (void)
       }
   for (struct mp_tracked *e = queue_head; e; e = e->queued)
     e->meta = NULL;
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
   struct mp_tracked *last = NULL;
   for (struct mp_tracked *e = drop; e; last = e, e = e->next)
     if (e->gc)
       GC_unregister_long_link ((void **) &e->link);
   if (last == NULL)
     return;
-  mp_collector_lock (&mp_profile_lock);
+  mp_profile_acquire ();
   last->next = spare;
   spare = drop;
-  mp_collector_unlock (&mp_profile_lock);
+  mp_profile_release ();
 }
 
-/* See fork.c: mp_profile_fork takes our lock.  The queue's deliverer
-   may be a thread that did not follow: the child delivers the rest
-   itself.  */
+/* See fork.c: mp_profile_fork takes our lock, this thread busy from
+   before until after (a handler's sample or free must not wait for
+   it).  The queue's deliverer may be a thread that did not follow: the
+   child delivers the rest itself, and ends the deferred frees of the
+   threads that did not follow, whose blocks are free.  */
 void
 mp_tracked_fork (enum mp_fork_step step)
 {
+  if (step == MP_FORK_PREPARE)
+    {
+      mp_busy_enter ();         /* this thread holds the locks */
+      return;
+    }
   if (step == MP_FORK_CHILD)
-    atomic_store (&delivering, 0);
+    {
+      atomic_store (&delivering, 0);
+      mp_profile_acquire ();
+      for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
+        if (t != mp_self_tls)
+          drain (t);
+      mp_profile_release ();
+    }
+  mp_busy_leave ();
 }

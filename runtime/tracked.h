@@ -35,4 +35,34 @@ void mp_tracked_after_reclaim (void);
 void mp_tracked_deliver (struct mp_thread *t);
 void mp_tracked_forget_all (void);
 
+/* Under mp_profile_lock, before mp_profile_release lets it go, when
+   mp_busy.deferred says so: end the frees of sampled blocks that the
+   calling thread's signal handlers deferred (tracked.c).  */
+void mp_tracked_drain (void);
+/* The same, mp_profile_lock not held.  */
+void mp_tracked_drain_unlocked (void);
+
+/* Deferred frees lost for want of memory (own.c): their blocks stay
+   live in the profile.  */
+long mp_tracked_lost (void);
+
+/* Enter and leave one of the sections that mp_busy (thread.h) marks.
+   Leaving the last one ends the frees its handlers deferred.  */
+static inline void
+mp_busy_enter (void)
+{
+  mp_busy.depth++;
+  atomic_signal_fence (memory_order_seq_cst);
+}
+
+static inline void
+mp_busy_leave (void)
+{
+  atomic_signal_fence (memory_order_seq_cst);
+  mp_busy.depth--;
+  atomic_signal_fence (memory_order_seq_cst);
+  if (MP_UNLIKELY (mp_busy.deferred) && mp_busy.depth == 0)
+    mp_tracked_drain_unlocked ();
+}
+
 #endif
