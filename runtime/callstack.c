@@ -209,7 +209,7 @@ find_unwinder (void)
      libc.a's, over libgcc's unwinder linked in, without dlopen (README
      says so).  */
   void *c = mp_libc_handle ();
-  void *h = c ? mp_own_dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL, NULL)
+  void *h = c ? mp_own_dlopen ("libunwind.so.8", RTLD_NOW | RTLD_LOCAL)
                 : NULL;
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
   if (unwinder != NULL)

@@ -53,10 +53,9 @@ mp_libc_handle (void)
   return atomic_load (&libc_handle);
 }
 
-/* SONAME opened, or NULL with L->why set.  LATER: the library it may
-   open by itself later (ownlibs.h).  */
+/* SONAME opened, or NULL with L->why set.  */
 static void *
-open_lib (struct lib *l, const char *soname, const char *later)
+open_lib (struct lib *l, const char *soname)
 {
   if (mp_libc_handle () == NULL)
     {
@@ -64,7 +63,7 @@ open_lib (struct lib *l, const char *soname, const char *later)
                "memprof-gcc -static, which links it in";
       return NULL;
     }
-  void *h = mp_own_dlopen (soname, RTLD_LAZY | RTLD_LOCAL, later);
+  void *h = mp_own_dlopen (soname, RTLD_LAZY | RTLD_LOCAL);
   if (h == NULL)
     l->why = dlerror ();
   return h;
@@ -96,7 +95,7 @@ load_dw (void)
       return;
     }
   struct lib *l = &dw;
-  void *h = open_lib (l, "libdw.so.1", "libdebuginfod.so.1");
+  void *h = open_lib (l, "libdw.so.1");
   MP_DW_FUNCTIONS (FIND_DW)
 }
 
@@ -109,7 +108,7 @@ load_z (void)
       return;
     }
   struct lib *l = &z;
-  void *h = open_lib (l, "libz.so.1", NULL);
+  void *h = open_lib (l, "libz.so.1");
   MP_Z_FUNCTIONS (FIND_Z)
 }
 

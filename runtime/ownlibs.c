@@ -16,17 +16,10 @@
    happens to come after the count is not it.  A library the program
    had loaded already is not new, and is not noted.
 
-   A library may open another later by itself: libdw opens
+   What such a library loads later by itself is not noted: libdw opens
    libdebuginfod, and with it some thirty libraries and 900 kB of data,
    from the symboliser's calls when a module's debug information is not
-   on the disk.  mp_own_dlopen's caller names it (LATER), and
-   mp_own_look, after each collection, notes it and what it needs once
-   it is there, in the same way, by its DT_SONAME among the objects
-   mapped since the count before the first library's dlopen.  There
-   the collector holds Boehm's lock, under which a dlopen could wait for
-   a thread that waits for that lock (one in a constructor that
-   allocates): so no RTLD_NOLOAD check of the namespace, and the look
-   is skipped while a dlopen of ours is under way.
+   on the disk, not from mp_own_dlopen's.
 
    The dynamic sections are read during the dl_iterate_phdr that lists
    the new objects, whose lock keeps them mapped; the needs are worked
@@ -40,10 +33,9 @@
 #include <string.h>
 #include "ownlibs.h"
 
-/* Writable segments noted; libunwind, liblzma, libdw, libelf, libz,
-   libbz2 and libdebuginfod's thirty have one each.  Beyond that many,
-   the rest are not noted.  */
-#define MAX_NOTED 64
+/* Writable segments noted; libunwind, liblzma, libdw, libelf, libz and
+   libbz2 have one each.  Beyond that many, the rest are not noted.  */
+#define MAX_NOTED 32
 
 /* The start of each writable segment noted, as dl_iterate_phdr gives
    it (Boehm too).  Appended under `opening' by mp_own_dlopen, each
@@ -66,7 +58,7 @@ mp_own_segment (uintptr_t start)
    MAX_NEW of them, and which of them the library opened needs.  Filled
    by one dl_iterate_phdr, under the dynamic linker's lock, which keeps
    them all mapped while their dynamic sections are read.  */
-#define MAX_NEW 64
+#define MAX_NEW 16
 #define MAX_SONAME 64
 
 struct new_object
@@ -82,18 +74,10 @@ struct new_object
 struct new_objects
 {
   size_t before, index;       /* objects before the dlopen; this one's */
-  uintptr_t opened;           /* the library opened: its l_addr, or 0 */
-  const char *soname;         /* if 0: its DT_SONAME */
+  uintptr_t opened;           /* the library opened: its l_addr */
   int n;
   struct new_object o[MAX_NEW];
 };
-
-static int
-is_opened (const struct new_objects *all, const struct new_object *o)
-{
-  return all->opened ? o->addr == all->opened
-                     : strcmp (o->soname, all->soname) == 0;
-}
 
 /* The address a dynamic entry's d_ptr gives, in the object at BASE:
    glibc relocates them in place where it can, not everywhere.  */
@@ -160,9 +144,9 @@ list_new (struct dl_phdr_info *info, size_t size, void *data)
     return 0;
   note_new (all, info);
   for (int i = 0; i < all->n; i++)
-    all->o[i].ours = is_opened (all, &all->o[i]);
+    all->o[i].ours = all->o[i].addr == all->opened;
   for (int i = 0; i < all->n; i++)
-    if (is_opened (all, &all->o[i]))
+    if (all->o[i].addr == all->opened)
       mark_needed (all, &all->o[i]);
   return 0;
 }
@@ -175,15 +159,15 @@ count_object (struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
-/* Note O's segments; if VERIFY, only if O is the object of its soname
-   that the library opened found: not one of another namespace's
-   (dlmopen) that happens to come after the count.  A handle kept, not
-   closed: the library opened, never closed, keeps O mapped anyway.  */
+/* Note O's segments, if O is the object of its soname that the
+   library opened found: not one of another namespace's (dlmopen) that
+   happens to come after the count.  A handle kept, not closed: the
+   library opened, never closed, keeps O mapped anyway.  */
 static void
-note_segments (const struct new_object *o, int verify)
+note_segments (const struct new_object *o, uintptr_t opened)
 {
   struct link_map *map;
-  if (verify)
+  if (o->addr != opened)
     {
       void *h = dlopen (o->soname, RTLD_LAZY | RTLD_NOLOAD);
       if (h == NULL || dlinfo (h, RTLD_DI_LINKMAP, &map) != 0
@@ -192,63 +176,17 @@ note_segments (const struct new_object *o, int verify)
     }
   int n = atomic_load (&n_noted);
   for (int i = 0; i < o->n_seg && n < MAX_NOTED; i++)
-    if (!mp_own_segment (o->seg[i]))
-      noted[n++] = o->seg[i];
+    noted[n++] = o->seg[i];
   atomic_store_explicit (&n_noted, n, memory_order_release);
 }
 
-/* Taken by mp_own_dlopen after its dlopen, and by mp_own_look: guards
-   `all', `later_before' and `adds_seen', and the appending to
-   `noted'.  */
+/* Taken by mp_own_dlopen after its dlopen: guards `all', and the
+   appending to `noted'.  */
 static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
 static struct new_objects all;
 
-/* The soname of the library that one of ours opens later, until
-   mp_own_look has found it (then NULL), and the count of objects before
-   ours was opened.  One at a time: libdw's.  */
-static const char *_Atomic later;
-static size_t later_before;
-
-/* dlpi_adds at mp_own_look's last look: objects loaded so far.  */
-static unsigned long long adds_seen;
-
-static int
-read_adds (struct dl_phdr_info *info, size_t size, void *data)
-{
-  (void) size;
-  *(unsigned long long *) data = info->dlpi_adds;
-  return 1;
-}
-
-void
-mp_own_look (void)
-{
-  const char *soname = atomic_load_explicit (&later, memory_order_acquire);
-  unsigned long long adds = 0;
-  if (soname == NULL || pthread_mutex_trylock (&opening) != 0)
-    return;
-  dl_iterate_phdr (read_adds, &adds);
-  if (adds != adds_seen)
-    {
-      adds_seen = adds;
-      all.before = later_before;
-      all.index = 0;
-      all.opened = 0;
-      all.soname = soname;
-      all.n = 0;
-      dl_iterate_phdr (list_new, &all);
-      for (int i = 0; i < all.n; i++)
-        if (all.o[i].ours)
-          {
-            note_segments (&all.o[i], 0);
-            atomic_store (&later, NULL);
-          }
-    }
-  pthread_mutex_unlock (&opening);
-}
-
 void *
-mp_own_dlopen (const char *file, int mode, const char *opens_later)
+mp_own_dlopen (const char *file, int mode)
 {
   size_t before = 0;
   dl_iterate_phdr (count_object, &before);
@@ -264,12 +202,7 @@ mp_own_dlopen (const char *file, int mode, const char *opens_later)
   dl_iterate_phdr (list_new, &all);
   for (int i = 0; i < all.n; i++)
     if (all.o[i].ours)
-      note_segments (&all.o[i], all.o[i].addr != all.opened);
-  if (opens_later != NULL && atomic_load (&later) == NULL)
-    {
-      later_before = before;
-      atomic_store_explicit (&later, opens_later, memory_order_release);
-    }
+      note_segments (&all.o[i], all.opened);
   pthread_mutex_unlock (&opening);
   return h;
 }

@@ -11,17 +11,8 @@
 
 /* dlopen (FILE, MODE), for a library only the runtime uses
    (callstack.c's libunwind, dynlibs.c's): the objects it maps, the
-   library and those it needs, are noted.  OPENS_LATER, if not NULL, is
-   the soname of a library that FILE may open by itself later (libdw's
-   libdebuginfod.so.1): mp_own_look notes it and those it needs.  Any
-   thread.  */
-void *mp_own_dlopen (const char *file, int mode, const char *opens_later);
-
-/* Note the library that one of ours opened by itself since, if it is
-   there now (see mp_own_dlopen).  From a collection, holding Boehm's
-   lock (roots.c): it never waits for a dlopen, and costs one step of
-   dl_iterate_phdr when nothing was loaded since its last look.  */
-void mp_own_look (void);
+   library and those it needs, are noted.  Any thread.  */
+void *mp_own_dlopen (const char *file, int mode);
 
 /* Whether START is where a writable segment of an object noted by
    mp_own_dlopen begins.  Lock-free and async-signal-safe: Boehm's

@@ -72,10 +72,7 @@
    buffers, an unwind cursor) in memory that the caller or malloc
    provides, which Boehm never scans as roots either, never in their
    own static data; their static data holds their own caches and
-   tables.  So do libdebuginfod and the libraries it brings (libcurl,
-   its TLS and authentication libraries), whose global settings are
-   functions (allocators, log callbacks) or copies in malloc's memory.
-   That is what their interfaces say, not something checked here.  The malloc that fills those is glibc's, through the
+   tables.  The malloc that fills those is glibc's, through the
    runtime's interposers, not Boehm's heap; a program with a malloc of
    its own, which may well allocate from Boehm's heap, has none of its
    libraries' data refused (mp_libc_program_malloc).  The runtime does
@@ -222,9 +219,6 @@ void
 mp_roots_collected (void)
 {
   if (boehm_slot != NULL)
-    {
-      take_slot ();
-      mp_own_look ();
-    }
+    take_slot ();
 }
 
