@@ -65,6 +65,7 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <link.h>
+#include <libunwind.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -199,6 +200,22 @@ watch_exit (void)
     pthread_setspecific (exit_key, (void *) 1);
 }
 
+/* libunwind keeps the procedures a program registers at run time
+   (_U_dyn_register, a JIT's) on a list in its own data, out of Boehm's
+   roots as the runtime loaded it (ownlibs.c): scanned again once the
+   program has put one there.  */
+static void
+watch_dynamic_list (void *h)
+{
+  unw_word_t (*list_addr) (void)
+    = (unw_word_t (*) (void)) dlsym (h, "_U_dyn_info_list_addr");
+  if (list_addr != NULL)
+    {
+      unw_dyn_info_list_t *list = (unw_dyn_info_list_t *) list_addr ();
+      mp_own_watch ((void *const *) &list->first);
+    }
+}
+
 static void
 find_unwinder (void)
 {
@@ -213,7 +230,10 @@ find_unwinder (void)
                 : NULL;
   unwinder = h ? (backtrace_fn) dlsym (h, "unw_backtrace") : NULL;
   if (unwinder != NULL)
-    make_exit_key ();
+    {
+      make_exit_key ();
+      watch_dynamic_list (h);
+    }
   else if (c == NULL)
     unwinder = backtrace;
   else

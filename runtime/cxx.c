@@ -354,7 +354,9 @@ extern void _ZSt17__throw_bad_allocv (void)
   __attribute__ ((weak, noreturn));
 
 /* std::get_new_handler and std::__throw_bad_alloc, or NULL: written by
-   any thread that fails a new, each writer with the same values.  */
+   any thread that fails a new, each writer with the same values.  Like
+   `reals', valid for good once found: libstdc++ is never unloaded
+   (NODELETE, for its STB_GNU_UNIQUE symbols).  */
 static _Atomic handler_getter get_new_handler;
 static _Atomic thrower throw_bad_alloc;
 

@@ -44,13 +44,44 @@
 static uintptr_t noted[MAX_NOTED];
 static atomic_int n_noted;
 
+/* The words watched (mp_own_watch): each slot is claimed by counting
+   `n_watched' up, then filled; NULL until it is.  Never removed: the
+   libraries the runtime loads stay loaded.  */
+#define MAX_WATCHED 4
+static void *const *_Atomic watched[MAX_WATCHED];
+static atomic_int n_watched;
+
+void
+mp_own_watch (void *const *word)
+{
+  int i = atomic_fetch_add (&n_watched, 1);
+  if (i < MAX_WATCHED)
+    atomic_store_explicit (&watched[i], word, memory_order_release);
+}
+
+/* Whether a watched word in the SIZE bytes at START is set.  */
+static int
+watched_set (uintptr_t start, size_t size)
+{
+  int n = atomic_load_explicit (&n_watched, memory_order_acquire);
+  for (int i = 0; i < n && i < MAX_WATCHED; i++)
+    {
+      void *const *w = atomic_load_explicit (&watched[i],
+                                             memory_order_acquire);
+      if (w != NULL && (uintptr_t) w - start < size
+          && __atomic_load_n (w, __ATOMIC_RELAXED) != NULL)
+        return 1;
+    }
+  return 0;
+}
+
 int
-mp_own_segment (uintptr_t start)
+mp_own_segment (uintptr_t start, size_t size)
 {
   int n = atomic_load_explicit (&n_noted, memory_order_acquire);
   for (int i = 0; i < n; i++)
     if (noted[i] == start)
-      return 1;
+      return !watched_set (start, size);
   return 0;
 }
 
@@ -159,31 +190,26 @@ count_object (struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
-/* Note O's segments, if O is the object of its soname that the
-   library opened found: not one of another namespace's (dlmopen) that
-   happens to come after the count.  A handle kept, not closed: the
-   library opened, never closed, keeps O mapped anyway.  */
-static void
-note_segments (const struct new_object *o, uintptr_t opened)
+/* Whether O is the object of its soname that the library opened
+   found: not one of another namespace's (dlmopen) that happens to come
+   after the count.  A handle kept, not closed: the library opened,
+   never closed, keeps O mapped anyway.  */
+static int
+found_by_opened (const struct new_object *o, uintptr_t opened)
 {
   struct link_map *map;
-  if (o->addr != opened)
-    {
-      void *h = dlopen (o->soname, RTLD_LAZY | RTLD_NOLOAD);
-      if (h == NULL || dlinfo (h, RTLD_DI_LINKMAP, &map) != 0
-          || map->l_addr != o->addr)
-        return;
-    }
-  int n = atomic_load (&n_noted);
-  for (int i = 0; i < o->n_seg && n < MAX_NOTED; i++)
-    noted[n++] = o->seg[i];
-  atomic_store_explicit (&n_noted, n, memory_order_release);
+  if (o->addr == opened)
+    return 1;
+  void *h = dlopen (o->soname, RTLD_LAZY | RTLD_NOLOAD);
+  return h != NULL && dlinfo (h, RTLD_DI_LINKMAP, &map) == 0
+         && map->l_addr == o->addr;
 }
 
-/* Taken by mp_own_dlopen after its dlopen: guards `all', and the
-   appending to `noted'.  */
+/* Taken by mp_own_dlopen to append to `noted', and nothing else meanwhile:
+   not the dynamic linker's lock, which a dlopen of the program's holds
+   while a constructor of its may make the first sample, and with it the
+   runtime's dlopen of libunwind.  */
 static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
-static struct new_objects all;
 
 void *
 mp_own_dlopen (const char *file, int mode)
@@ -194,15 +220,19 @@ mp_own_dlopen (const char *file, int mode)
   struct link_map *map;
   if (h == NULL || dlinfo (h, RTLD_DI_LINKMAP, &map) != 0)
     return h;
+  struct new_objects found = { before, 0, map->l_addr, 0, { { 0 } } };
+  dl_iterate_phdr (list_new, &found);
+  uintptr_t segs[MAX_NOTED];
+  int n_segs = 0;
+  for (int i = 0; i < found.n; i++)
+    if (found.o[i].ours && found_by_opened (&found.o[i], found.opened))
+      for (int j = 0; j < found.o[i].n_seg && n_segs < MAX_NOTED; j++)
+        segs[n_segs++] = found.o[i].seg[j];
   pthread_mutex_lock (&opening);
-  all.before = before;
-  all.index = 0;
-  all.opened = map->l_addr;
-  all.n = 0;
-  dl_iterate_phdr (list_new, &all);
-  for (int i = 0; i < all.n; i++)
-    if (all.o[i].ours)
-      note_segments (&all.o[i], all.opened);
+  int n = atomic_load (&n_noted);
+  for (int i = 0; i < n_segs && n < MAX_NOTED; i++)
+    noted[n++] = segs[i];
+  atomic_store_explicit (&n_noted, n, memory_order_release);
   pthread_mutex_unlock (&opening);
   return h;
 }

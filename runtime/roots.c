@@ -66,13 +66,19 @@
 
    A library that the runtime loaded and that the program opens later
    (its own dlopen of libz.so.1, say, which returns the same link map)
-   stays refused.  That is safe for the libraries the runtime loads:
-   libunwind, libdw, libelf and the compression libraries keep the
+   stays refused.  libdw, libelf and the compression libraries keep the
    state a caller gives them (a Dwfl and its callbacks, a z_stream's
-   buffers, an unwind cursor) in memory that the caller or malloc
-   provides, which Boehm never scans as roots either, never in their
-   own static data; their static data holds their own caches and
-   tables.  The malloc that fills those is glibc's, through the
+   buffers) in memory that the caller or malloc provides, which Boehm
+   never scans as roots either, never in their own static data; their
+   static data holds their own caches and tables.  libunwind does keep
+   one thing of its caller's there: the list of procedures registered
+   at run time (_U_dyn_register, a JIT's), whose entries a program may
+   allocate on Boehm's heap; its segment is scanned again while that
+   list is not empty (callstack.c watches its head, ownlibs.c's
+   mp_own_watch).  What libdw opens by itself later (libdebuginfod and
+   some thirty libraries, when a module's debug information is not on
+   the disk) is not refused at all: libcurl's and its libraries' static
+   data may hold what their caller gave them.  The malloc that fills those is glibc's, through the
    runtime's interposers, not Boehm's heap; a program with a malloc of
    its own, which may well allocate from Boehm's heap, has none of its
    libraries' data refused (mp_libc_program_malloc).  The runtime does
@@ -120,14 +126,15 @@ exclude (char *start, char *stop)
 static GC_has_static_roots_func *boehm_slot;
 
 /* The program's callback, chained after ours: what Boehm held when we
-   last took its place.  Written by mp_roots_exclude_own, once, and by
-   mp_roots_collected, under Boehm's lock; read by the collector.  */
+   last took its place.  Written by mp_roots_exclude_own, once, before
+   the runtime sees any collection, and then by mp_roots_collected,
+   under Boehm's lock; read by the collector.  */
 static _Atomic (GC_has_static_roots_func) chained;
 
 static int GC_CALLBACK
 on_section (const char *name, void *start, size_t size)
 {
-  if (mp_own_segment ((uintptr_t) start))
+  if (mp_own_segment ((uintptr_t) start, size))
     return 0;
   GC_has_static_roots_func fn = atomic_load (&chained);
   return fn == NULL || fn (name, start, size);
@@ -189,6 +196,11 @@ find_boehm_slot (void)
   const unsigned char *f
     = dlsym (RTLD_DEFAULT, "GC_register_has_static_roots_callback");
   static const unsigned char mov_rdi_rip[3] = { 0x48, 0x89, 0x3d };
+  /* A build with -fcf-protection (Ubuntu's, Fedora's) starts each
+     function with endbr64.  */
+  static const unsigned char endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
+  if (f != NULL && memcmp (f, endbr64, sizeof endbr64) == 0)
+    f += sizeof endbr64;
   if (f == NULL || memcmp (f, mov_rdi_rip, 3) != 0 || f[7] != 0xc3)
     return NULL;
   int32_t disp;
@@ -221,4 +233,3 @@ mp_roots_collected (void)
   if (boehm_slot != NULL)
     take_slot ();
 }
-

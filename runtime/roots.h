@@ -16,8 +16,8 @@
 #define MP_GC_ROOT __attribute__ ((section (".data.memprof_roots")))
 
 /* Take the runtime's data and bss out of Boehm's roots, and put the
-   runtime's callback, which refuses the libraries mp_roots_dlopen
-   loaded (ownlibs.c), in front of the program's: generations.c, once Boehm is
+   runtime's callback, which refuses the libraries mp_own_dlopen loaded
+   (ownlibs.c), in front of the program's: generations.c, once Boehm is
    started, before its first collection that memprof sees.  */
 void mp_roots_exclude_own (void);
 

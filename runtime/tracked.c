@@ -24,16 +24,18 @@
    queue (mp_tracked_deliver).  GC_free and a GC_realloc that moves the
    block end it through the same queue; the entry is taken off the table
    before Boehm frees the block (mp_tracked_take), so that no other block
-   at the same address is ended in its place.  One thread delivers at a time, in queue order, so a
-   block's callbacks keep OCaml's order: alloc, promote, dealloc.
+   at the same address is ended in its place.  One thread delivers at a
+   time, in queue order, so a block's callbacks keep OCaml's order:
+   alloc, promote, dealloc.
 
    Locking.  mp_profile_lock (profile.c's lock: a sample and a free take
    one lock for the profile and the table) guards the table, the queue
    and the entries' state.  It is never held while calling Boehm (which
    may take the GC lock) or a callback.  The collector takes it at
    RECLAIM_END, holding the GC lock with no thread stopped; since no
-   holder of it waits for the GC lock, that cannot deadlock.  An entry taken off both the table and the
-   queue belongs to the thread that took it.
+   holder of it waits for the GC lock, that cannot deadlock.  An entry
+   taken off both the table and the queue belongs to the thread that
+   took it.
 
    Signal handlers.  A handler may free a sampled block while the thread
    it interrupted holds mp_profile_lock, or is about to (mp_busy,

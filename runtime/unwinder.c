@@ -42,7 +42,9 @@ __gcc_personality_v0 (int, _Unwind_Action, _Unwind_Exception_Class,
 #pragma weak _Unwind_Resume
 
 /* The real functions, once found: written by any thread that unwinds,
-   each writer with the same value.  */
+   each writer with the same value.  They stay valid: libgcc_s is never
+   unloaded once a C++ library brought it, as libstdc++ itself is not
+   (its STB_GNU_UNIQUE symbols make it NODELETE).  */
 static _Atomic personality_fn personality;
 static _Atomic resume_fn resume;
 
