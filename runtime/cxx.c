@@ -522,10 +522,10 @@ library_new (enum form op, size_t n, size_t align)
                 : align ? memalign (align, n ? n : 1) : malloc (n ? n : 1);
       if (p != NULL)
         return p;
-      new_handler h = f.get ? f.get () : NULL;
-      if (h == NULL)
+      new_handler handler = f.get ? f.get () : NULL;
+      if (handler == NULL)
         return new_failed (op, f);
-      h ();
+      handler ();
     }
 }
 
