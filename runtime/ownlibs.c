@@ -28,7 +28,6 @@
 
 #include <dlfcn.h>
 #include <link.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 #include "ownlibs.h"
@@ -38,11 +37,20 @@
 #define MAX_NOTED 32
 
 /* The start of each writable segment noted, as dl_iterate_phdr gives
-   it (Boehm too).  Appended under `opening' by mp_own_dlopen, each
-   entry before the count that publishes it; read without a lock, up to
-   the count.  */
-static uintptr_t noted[MAX_NOTED];
+   it (Boehm too), or 0 while a slot is claimed but not yet filled.
+   mp_own_dlopen claims its slots by counting `n_noted' up (which may
+   pass MAX_NOTED), then fills them; a reader looks at every slot up to
+   the count.  No lock: a fork or a signal may come at any point.  */
+static _Atomic uintptr_t noted[MAX_NOTED];
 static atomic_int n_noted;
+
+/* The slots a reader looks at.  */
+static int
+slots_noted (void)
+{
+  int n = atomic_load_explicit (&n_noted, memory_order_acquire);
+  return n < MAX_NOTED ? n : MAX_NOTED;
+}
 
 /* The words watched (mp_own_watch): each slot is claimed by counting
    `n_watched' up, then filled; NULL until it is.  Never removed: the
@@ -78,9 +86,9 @@ watched_set (uintptr_t start, size_t size)
 int
 mp_own_segment (uintptr_t start, size_t size)
 {
-  int n = atomic_load_explicit (&n_noted, memory_order_acquire);
+  int n = slots_noted ();
   for (int i = 0; i < n; i++)
-    if (noted[i] == start)
+    if (atomic_load_explicit (&noted[i], memory_order_relaxed) == start)
       return !watched_set (start, size);
   return 0;
 }
@@ -205,12 +213,6 @@ found_by_opened (const struct new_object *o, uintptr_t opened)
          && map->l_addr == o->addr;
 }
 
-/* Taken by mp_own_dlopen to append to `noted', and nothing else meanwhile:
-   not the dynamic linker's lock, which a dlopen of the program's holds
-   while a constructor of its may make the first sample, and with it the
-   runtime's dlopen of libunwind.  */
-static pthread_mutex_t opening = PTHREAD_MUTEX_INITIALIZER;
-
 void *
 mp_own_dlopen (const char *file, int mode)
 {
@@ -228,11 +230,8 @@ mp_own_dlopen (const char *file, int mode)
     if (found.o[i].ours && found_by_opened (&found.o[i], found.opened))
       for (int j = 0; j < found.o[i].n_seg && n_segs < MAX_NOTED; j++)
         segs[n_segs++] = found.o[i].seg[j];
-  pthread_mutex_lock (&opening);
-  int n = atomic_load (&n_noted);
-  for (int i = 0; i < n_segs && n < MAX_NOTED; i++)
-    noted[n++] = segs[i];
-  atomic_store_explicit (&n_noted, n, memory_order_release);
-  pthread_mutex_unlock (&opening);
+  int first = atomic_fetch_add (&n_noted, n_segs);
+  for (int i = 0; i < n_segs && first + i < MAX_NOTED; i++)
+    atomic_store_explicit (&noted[first + i], segs[i], memory_order_relaxed);
   return h;
 }
