@@ -8,14 +8,7 @@
 static inline int
 mpt_mapped (const char *name)
 {
-  FILE *maps = fopen ("/proc/self/maps", "r");
-  char line[4096];
-  int found = 0;
-  while (maps && fgets (line, sizeof line, maps))
-    found |= strstr (line, name) != NULL;
-  if (maps)
-    fclose (maps);
-  return found;
+  return mpt_file_has ("/proc/self/maps", name);
 }
 
 #endif

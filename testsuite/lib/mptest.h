@@ -7,7 +7,9 @@
    result).  SITE (line) sums the per-site counters of every site of this
    file at LINE (GCC may duplicate a call when it optimises, so one source
    call may give several sites); SITE_CALLED (line, call_line) those of
-   the sites at LINE in a function that was inlined at CALL_LINE.  */
+   the sites at LINE in a function that was inlined at CALL_LINE.
+   mpt_file_has (path, needle) reads a file (a report, /proc/self/maps)
+   for a line that holds NEEDLE.  */
 
 #ifndef MPTEST_H
 #define MPTEST_H
@@ -297,6 +299,21 @@ mpt_check_text (const char *what, char *got, const char *expect)
       mpt_failures++;
     }
   mpt_libc_free (got);
+}
+
+/* Whether a line of the file at PATH contains NEEDLE (0 if the file
+   cannot be read).  */
+static inline int
+mpt_file_has (const char *path, const char *needle)
+{
+  FILE *f = fopen (path, "r");
+  char line[4096];
+  int found = 0;
+  while (f && fgets (line, sizeof line, f))
+    found |= strstr (line, needle) != NULL;
+  if (f)
+    fclose (f);
+  return found;
 }
 
 static int

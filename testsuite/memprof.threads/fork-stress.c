@@ -59,17 +59,11 @@ child (void)
 static int
 child_report_ok (pid_t pid)
 {
-  char name[64], line[512], want[64];
+  char name[64], want[64];
   snprintf (name, sizeof name, "fork-stress-%ld.txt", (long) pid);
   snprintf (want, sizeof want, "(%u): [numAllocate:%d,", mpt_child_line,
             CHILD_N);
-  FILE *f = fopen (name, "r");
-  int ok = 0;
-  while (f && fgets (line, sizeof line, f))
-    ok |= strstr (line, want) != NULL;
-  if (f)
-    fclose (f);
-  return ok;
+  return mpt_file_has (name, want);
 }
 
 int
