@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,37 @@ struct mp_site mp_unknown_site = {
    a copy of the same descriptor (mp_sites_unloading) and the array is
    only replaced with its old copy kept (see grow_table).  */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Take table_lock with the thread's signals blocked, and give it back.
+   A signal handler that allocates or frees needs the table at its
+   thread's first call (the record) and at a site's first call (its
+   number): it must never find the lock held by the thread it
+   interrupted, which could not go on to release it.  Nothing done
+   under the lock waits for another thread (no allocator's lock, no
+   stdio: warnings are written after it), so blocking signals keeps no
+   one waiting for long, not even a collector that stops the world:
+   Boehm's signal is taken as the lock is released.  The signals of
+   faults stay deliverable, as a fault under a blocked one would kill
+   the process without its handler.  */
+static void
+lock_table (sigset_t *old)
+{
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+                                SIGABRT, SIGSYS };
+  sigset_t block;
+  sigfillset (&block);
+  for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+    sigdelset (&block, faults[i]);
+  pthread_sigmask (SIG_BLOCK, &block, old);
+  pthread_mutex_lock (&table_lock);
+}
+
+static void
+unlock_table (const sigset_t *old)
+{
+  pthread_mutex_unlock (&table_lock);
+  pthread_sigmask (SIG_SETMASK, old, NULL);
+}
 static const struct mp_site *_Atomic *table;
 static _Atomic unsigned count;
 static unsigned capacity;
@@ -79,19 +111,24 @@ commit_through (unsigned id)
   return 0;
 }
 
+/* Mapped rather than malloc'ed: under table_lock, with signals blocked
+   (lock_table).  LeakSanitizer is told of it, for the copies of
+   descriptors (copy_site) that it alone points to.  */
 static int
 grow_table (void)
 {
   unsigned cap = capacity ? capacity * 2 : 1024;
-  const struct mp_site *_Atomic *t = calloc (cap, sizeof *t);
-  if (t == NULL)
+  size_t size = cap * sizeof *table;
+  const struct mp_site *_Atomic *t = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (t == MAP_FAILED)
     return -1;
+  if (__lsan_register_root_region)
+    __lsan_register_root_region ((void *) t, size);
   if (table)
     memcpy ((void *) t, (void *) table, (count + 1) * sizeof *t);
-  /* The old array is leaked on purpose: a reader may still be walking it.
+  /* The old array is kept on purpose: a reader may still be walking it.
      Doubling bounds the waste to the size of the final table.  */
-  if (table && __lsan_ignore_object)
-    __lsan_ignore_object ((void *) table);
   atomic_store_explicit ((_Atomic (void *) *) &table, (void *) t,
                          memory_order_release);
   capacity = cap;
@@ -149,19 +186,25 @@ copy_site (const struct mp_site *site)
   return copy;
 }
 
+/* Each copy is made before the lock is taken, as malloc may wait (see
+   lock_table).  Only unloading changes an entry, and the objects that
+   two unloadings free are not the same: the entry read is still the
+   descriptor when the copy replaces it.  */
 void
 mp_sites_unloading (uintptr_t lo, uintptr_t hi)
 {
-  pthread_mutex_lock (&table_lock);
-  unsigned n = atomic_load_explicit (&count, memory_order_relaxed);
+  unsigned n = mp_site_count ();
   for (unsigned id = 1; id <= n; id++)
     {
-      const struct mp_site *site = table[id];
-      if ((uintptr_t) site >= lo && (uintptr_t) site < hi)
-        atomic_store_explicit (&table[id], copy_site (site),
-                               memory_order_release);
+      const struct mp_site *site = mp_site_by_number (id);
+      if ((uintptr_t) site < lo || (uintptr_t) site >= hi)
+        continue;
+      const struct mp_site *copy = copy_site (site);
+      sigset_t old;
+      lock_table (&old);
+      atomic_store_explicit (&table[id], copy, memory_order_release);
+      unlock_table (&old);
     }
-  pthread_mutex_unlock (&table_lock);
 }
 
 /* Number SITE; 0 if the table is full.  The first number made is 1, for
@@ -194,19 +237,22 @@ mp_site_number (const struct mp_site *csite)
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (id)
     return id;
-  pthread_mutex_lock (&table_lock);
+  sigset_t old;
+  lock_table (&old);
   id = site->id ? site->id : number_locked (site);
+  int tell = 0;
   if (id == 0)
     {
-      if (!told_full)
-        mp_warn ("cannot number more allocation sites; "
-                 "the rest are counted as <unknown>");
+      tell = !told_full;
       told_full = 1;
       mp_stats_site_numbered (site);
       id = mp_unknown_site.id;
       __atomic_store_n (&site->id, id, __ATOMIC_RELEASE);
     }
-  pthread_mutex_unlock (&table_lock);
+  unlock_table (&old);
+  if (tell)
+    mp_warn ("cannot number more allocation sites; "
+             "the rest are counted as <unknown>");
   if (id == 0)
     abort ();   /* not even the first site could be numbered: no memory */
   return id;
@@ -273,7 +319,8 @@ make_record (int *err)
 struct mp_thread *
 mp_sites_new_record (void)
 {
-  pthread_mutex_lock (&table_lock);
+  sigset_t old;
+  lock_table (&old);
   unsigned before = reserved;
   int err = 0;
   struct mp_thread *t = make_record (&err);
@@ -285,7 +332,7 @@ mp_sites_new_record (void)
       atomic_store (&mp_threads, t);
     }
   unsigned now = reserved;
-  pthread_mutex_unlock (&table_lock);
+  unlock_table (&old);
   if (now < before)
     mp_warn ("cannot reserve a thread's counters for %u sites (%s): "
              "reserving %u; sites past them are counted as <unknown>",
@@ -335,7 +382,8 @@ mp_sites_fork (enum mp_fork_step step)
 void
 mp_sites_memory (size_t *records, size_t *bytes, unsigned *room)
 {
-  pthread_mutex_lock (&table_lock);
+  sigset_t old;
+  lock_table (&old);
   *room = reserved - (unsigned) MP_RECORD_SLOTS;
   size_t n = 0;
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
@@ -343,5 +391,5 @@ mp_sites_memory (size_t *records, size_t *bytes, unsigned *room)
   *records = n;
   *bytes = n * committed * sizeof (struct mp_site_counts)
            + capacity * sizeof *table;
-  pthread_mutex_unlock (&table_lock);
+  unlock_table (&old);
 }

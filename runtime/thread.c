@@ -112,6 +112,17 @@ mp_thread_slow (void)
   mp_init ();
   pthread_once (&key_once, make_key);
   struct mp_thread *t = claim_record ();
+  /* A signal handler that allocated while the record was being made
+     (sites.c lets it in as the site table's lock is released) made one
+     of its own and took it: this one goes back, rather than stay in use
+     for ever.  */
+  struct mp_thread *h = mp_self_tls;
+  if (MP_UNLIKELY (h != NULL))
+    {
+      atomic_store_explicit (&t->in_use, 0, memory_order_release);
+      errno = saved;
+      return h;
+    }
   mp_young_claim (t);
   mp_self_tls = t;
   pthread_setspecific (exit_key, t);

@@ -203,19 +203,10 @@ churn (intptr_t w)
     }
 }
 
-/* Worker ARG.  Its first round runs with SIGUSR1 blocked, as it
-   started: a handler that interrupts the thread while it makes its
-   record or numbers a site (their first calls) would wait for the site
-   table's lock that the thread holds, which is sites.c's and not
-   sampling's.  */
+/* Worker ARG.  */
 static void *
 work (void *arg)
 {
-  churn ((intptr_t) arg);
-  sigset_t usr1;
-  sigemptyset (&usr1);
-  sigaddset (&usr1, SIGUSR1);
-  pthread_sigmask (SIG_UNBLOCK, &usr1, NULL);
   while (!atomic_load (&stop))
     churn ((intptr_t) arg);
   /* The signaller has stopped: what the handler did not take.  */
@@ -277,13 +268,8 @@ main (void)
   sigemptyset (&sa.sa_mask);
   CHECK_EQ (sigaction (SIGUSR1, &sa, NULL), 0);
 
-  sigset_t usr1, old;
-  sigemptyset (&usr1);
-  sigaddset (&usr1, SIGUSR1);
-  pthread_sigmask (SIG_BLOCK, &usr1, &old);
   for (intptr_t i = 0; i < WORKERS; i++)
     CHECK_EQ (pthread_create (&workers[i], NULL, work, (void *) i), 0);
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
   atomic_store (&signalling, 1);
   pthread_t s;
   CHECK_EQ (pthread_create (&s, NULL, signaller, NULL), 0);
