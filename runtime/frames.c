@@ -30,12 +30,40 @@
 #include "index.h"
 #include "symtab.h"
 
+/* The file that mp_module_file_open handed over, until libdwfl takes
+   it: written and read under the lock of the Dwfl's owner.  */
+static struct
+{
+  const char *name;
+  int fd;                       /* -1: none */
+} opened = { NULL, -1 };
+
+void
+mp_module_file_open (const char *name, int fd)
+{
+  if (opened.fd >= 0)
+    close (opened.fd);
+  opened.name = name;
+  opened.fd = fd;
+}
+
 /* libdwfl's own callbacks, through mp_dw: the table is filled at run
-   time, and a static initialiser needs constant addresses.  */
+   time, and a static initialiser needs constant addresses.  The file
+   handed over is given to libdwfl as dwfl_linux_proc_find_elf would
+   give it, opened: the module's name, and the descriptor, which libdwfl
+   takes.  */
 static int
 find_elf (Dwfl_Module *mod, void **userdata, const char *modname,
           Dwarf_Addr base, char **file_name, Elf **elfp)
 {
+  if (opened.fd >= 0 && strcmp (modname, opened.name) == 0)
+    {
+      int fd = opened.fd;
+      opened.fd = -1;
+      if ((*file_name = strdup (modname)) != NULL)
+        return fd;
+      close (fd);
+    }
   return mp_dw.dwfl_linux_proc_find_elf (mod, userdata, modname, base,
                                          file_name, elfp);
 }

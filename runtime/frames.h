@@ -13,6 +13,12 @@
    absolute path is read from that file.  */
 extern const Dwfl_Callbacks mp_module_callbacks;
 
+/* The file of the module named NAME (a string that outlives it) is open
+   on FD, a regular file: the callbacks give FD to libdwfl, which takes
+   it, instead of opening NAME again at the module's first lookup.  The
+   caller serialises this with its lookups.  */
+void mp_module_file_open (const char *name, int fd);
+
 #define MP_UNIT_BUCKETS 1024
 struct mp_unit;
 

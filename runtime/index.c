@@ -110,10 +110,14 @@ mp_reserve (void *items, size_t *cap, size_t n, size_t size)
 {
   if (n < *cap)
     return 0;
-  /* A first array of about 8 kB: a larger first request (256 rows of
-     space.c's 1,384 bytes were 346 kB) is past glibc's mmap threshold,
-     a mapping made and unmade for a few rows in a short process.  */
-  size_t more = *cap ? 2 * *cap : size < 512 ? 8192 / size : 16;
+  /* A first array of 16 items, doubled as it fills.  A larger first
+     request (256 rows of space.c's 1,384 bytes were 346 kB) is past
+     glibc's mmap threshold, a mapping made and unmade for a few rows in
+     a short process; and even 8 kB for each of the report's many small
+     arrays (a namesake group's functions, a function's inner scopes,
+     most of them one or two items) took a page of the heap's top
+     apiece: a dozen page faults in the exit report of bench/short.c.  */
+  size_t more = *cap ? 2 * *cap : 16;
   void *p = realloc (*(void **) items, more * size);
   if (p == NULL)
     return -1;

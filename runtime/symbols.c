@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "callstack.h"
 #include "frames.h"
@@ -322,23 +323,27 @@ report_modules (void)
    outside it.  A library is not reported this way: its loader's name
    may be a file replaced since, which the maps would tell.  */
 
-/* Whether file NAME is the one mapped at LOW, its ELF header there:
-   /proc/self/exe names the dynamic loader, not the program its auxiliary
-   vector describes, in a process started as `ld.so PROGRAM', whose
-   frames would all be named from the loader's DWARF.  LOW is the first
-   PT_LOAD's address, which maps the file from offset 0 in every
+/* File NAME opened, if it is the one mapped at LOW, its ELF header
+   there, and a regular file, as libdwfl wants its modules' files; else
+   -1.  /proc/self/exe names the dynamic loader, not the program its
+   auxiliary vector describes, in a process started as `ld.so PROGRAM',
+   whose frames would all be named from the loader's DWARF.  LOW is the
+   first PT_LOAD's address, which maps the file from offset 0 in every
    executable ld and gold make; were it not so, the headers would differ
-   and the maps be read, as for a file replaced.  */
+   and the maps be read, as for a file replaced.  The descriptor is the
+   module's file (frames.h): libdwfl opens no other.  */
 static int
 maps_file (const char *name, uintptr_t low)
 {
   ElfW (Ehdr) eh;
+  struct stat st;
   int fd = open (name, O_RDONLY | O_CLOEXEC);
   int same = fd >= 0 && pread (fd, &eh, sizeof eh, 0) == (ssize_t) sizeof eh
-             && memcmp (&eh, (const void *) low, sizeof eh) == 0;
-  if (fd >= 0)
+             && memcmp (&eh, (const void *) low, sizeof eh) == 0
+             && fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
+  if (fd >= 0 && !same)
     close (fd);
-  return same;
+  return same ? fd : -1;
 }
 
 /* Find the executable's span and name into exe_low, exe_high and
@@ -370,10 +375,12 @@ look_at_executable (void)
   if (high > low && len > 0 && exe_name[0] == '/')
     {
       exe_name[len] = '\0';
-      if (maps_file (exe_name, low))
+      int fd = maps_file (exe_name, low);
+      if (fd >= 0)
         {
           exe_low = low;
           exe_high = high;
+          mp_module_file_open (exe_name, fd);
         }
     }
   if (exe_high == 0)

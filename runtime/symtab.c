@@ -380,18 +380,19 @@ dynamic_name (const struct link_map *map, uintptr_t addr)
                        r->st_value, r->st_size };
       GElf_Addr value = r->st_value + map->l_addr;
       int type = GELF_ST_TYPE (sym.st_info);
-      if (sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS
-          || sym.st_name >= strs_size || strs[sym.st_name] == '\0'
+      /* The entry's own fields first: its name is read only for the
+         few that hold ADDR, and most of the string table's pages are
+         never touched (libc's is 32 kB).  */
+      if (value > addr || (sym.st_size != 0 && addr - value >= sym.st_size)
+          || (sym.st_size == 0 && value != addr)
+          || sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS
           || GELF_ST_BIND (sym.st_info) == STB_LOCAL || type == STT_SECTION
-          || type == STT_FILE || type == STT_TLS || value > addr)
+          || type == STT_FILE || type == STT_TLS
+          || sym.st_name >= strs_size || strs[sym.st_name] == '\0')
         continue;
       if (sym.st_size == 0)
-        {
-          if (value == addr)
-            return NULL;
-          continue;
-        }
-      if (addr - value < sym.st_size && replaces (&b, &sym, value))
+        return NULL;            /* one without a size at ADDR itself */
+      if (replaces (&b, &sym, value))
         b = (struct best) { strs + sym.st_name, sym, value };
     }
   return b.name;
