@@ -216,8 +216,22 @@ arrange (struct mp_profile_row *row)
 
 /* Words a report's stacks repeat: a stack's outer frames are those of
    many others.  A direct-mapped cache: a word not found is looked up
-   again, which gives the same answer.  */
+   again, which gives the same answer.  At most NAMED_CACHE slots, and
+   no more than twice the words to name, rounded up to a power of two:
+   a short program's report has a few dozen, and the cache is cleared
+   before each use.  */
 #define NAMED_CACHE 4096
+
+static size_t
+named_slots (const struct mp_profile_row *rows, size_t n)
+{
+  size_t words = 0, slots = 16;
+  for (size_t i = 0; rows && i < n; i++)
+    words += rows[i].named ? 0 : rows[i].n_ras;
+  while (slots < 2 * words && slots < NAMED_CACHE)
+    slots *= 2;
+  return slots;
+}
 
 /* Symbolise every address of the N ROWS before any is written: a
    function met among them renames its namesakes met before
@@ -229,12 +243,13 @@ static void
 name_frames (const struct mp_profile_row *rows, size_t n)
 {
   const struct mp_frame *frames;
-  uintptr_t *named = calloc (NAMED_CACHE, sizeof *named);
+  size_t slots = named_slots (rows, n);
+  uintptr_t *named = calloc (slots, sizeof *named);
   for (size_t i = 0; rows && i < n; i++)
     for (size_t k = 0; !rows[i].named && k < rows[i].n_ras; k++)
       {
         uintptr_t w = rows[i].ras[k];
-        uintptr_t *slot = named ? &named[(w ^ w >> 12) % NAMED_CACHE] : NULL;
+        uintptr_t *slot = named ? &named[(w ^ w >> 12) & (slots - 1)] : NULL;
         if (slot && *slot == w && w != 0)
           continue;
         mp_symbolise_one (w, MP_SYMBOLS_NAMES, &frames);
