@@ -40,12 +40,16 @@ CFLAGS_RT   = -std=c11 -Wall -Wextra -O2 -g -fPIC -D_GNU_SOURCE \
               -fvisibility=hidden -Iruntime
 CXXFLAGS_PL = -std=gnu++17 -Wall -Wextra -O2 -g -fPIC -fno-rtti \
               -fno-exceptions -I$(GCC_PLUGIN_DIR)/include
-LIBS_RT     = -lgc -lpthread -ldl
+# libgc is linked --as-needed: the runtime's references to it are weak
+# (runtime/gcweak.h), so only a program that uses the GC heap needs it,
+# by a reference of its own or the one the plugin adds.
+LIBS_RT     = -lpthread -ldl
+LIBS_GC     = -Wl,--as-needed -lgc
 # A -static link of the runtime needs its libraries' own, too, and
 # libdw and zlib, which it cannot open with dlopen: libmemprof-static.a
 # has them linked in (runtime/static/linked.c).
 LIBS_STATIC = $(or $(strip $(shell pkg-config --static --libs libdw bdw-gc zlib 2>/dev/null)),\
-                   $(LIBS_RT) -ldw -lelf -lz) -lpthread -ldl -lm
+                   -lgc $(LIBS_RT) -ldw -lelf -lz) -lpthread -ldl -lm
 
 # The drivers memprof-gcc and memprof-g++ run, by their path now, and
 # the version line of `gcc -v' that they check them against: the GCC
@@ -124,13 +128,18 @@ $(RT_DIR)/html.o: runtime/html-template.h
 $(RT_A): $(RT_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(RT_STATIC_A): runtime/static/linked.c runtime/dynlibs.h
+$(RT_STATIC_A): runtime/static/linked.c runtime/dynlibs.h runtime/gcweak.h
 	@mkdir -p $(RT_DIR)
 	$(CC) $(CFLAGS_RT) $(SAN_FLAGS) -c -o $(RT_DIR)/static-linked.o $<
 	rm -f $@ && ar rcs $@ $(RT_DIR)/static-linked.o
 
+# Without DT_NEEDED libgc, and with no strong reference to it left: one
+# would load libgc into every program (runtime/gcweak.h).
 $(RT_SO): $(RT_OBJ)
 	$(CC) $(SAN_FLAGS) -shared -o $@ $^ $(LIBS_RT)
+	@! nm -D --undefined-only $@ | grep ' U GC_' || \
+	  { echo "$@: strong references to libgc: add them to runtime/gcweak.h" >&2; \
+	    rm -f $@; exit 1; }
 
 # memprof.pc, for PREFIX; `make install' writes it again, for its own.
 pc = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -146,7 +155,7 @@ wrapper = sed -e 's|@NAME@|$(notdir $(1))|g' \
 	      -e 's|@DRIVER@|$(WRAP_$(subst memprof-,,$(notdir $(1))))|g' \
 	      -e 's|@GCC_VERSION@|$(GCC_VERSION)|g' -e 's|@PLUGIN@|$(2)|g' \
 	      -e 's|@LIBDIR@|$(3)|g' -e 's|@INCDIR@|$(4)|g' \
-	      -e 's|@LIBS@|$(LIBS_RT)|g' -e 's|@LIBS_STATIC@|$(LIBS_STATIC)|g' \
+	      -e 's|@LIBS@|$(LIBS_RT)|g' -e 's|@LIBS_GC@|$(LIBS_GC)|g' -e 's|@LIBS_STATIC@|$(LIBS_STATIC)|g' \
 	      scripts/memprof-cc.in > $(1).tmp && \
 	  chmod 755 $(1).tmp && mv $(1).tmp $(1)
 

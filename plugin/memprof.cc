@@ -418,6 +418,34 @@ mp_resite_marker (gcall *call)
     }
 }
 
+/* Whether CALL makes the program need libgc (site.cc's mp_need_libgc):
+   a call of Boehm's that the plugin rewrites, a gc_inline.h pop or
+   refill that the early pass marked, or a call of memprof.h's that
+   starts Boehm (runtime/boehm.c's mp_gc_self).  */
+static bool
+mp_needs_libgc_p (const gcall *call, const struct mp_callee *callee)
+{
+  static const char *const starters[] =
+    { "mp_minor", "mp_major", "mp_major_slice", "mp_full_major",
+      "mp_compact", "mp_finalise", "mp_finalise_last", "mp_create_alarm",
+      "mp_vm_allocated", "mp_vm_slow", "mp_vm_thread" };
+  tree fndecl = gimple_call_fndecl (call);
+
+  if (callee)
+    return strncmp (callee->name, "GC_", 3) == 0
+           || strcmp (callee->name, "mp_vm_allocated") == 0;
+  if (!fndecl)
+    return false;
+  if (mp_calls_helper (call, MP_HELPER_GC_CARVED)
+      || mp_calls_helper (call, MP_HELPER_GC_CARVED_YOUNG)
+      || mp_calls_helper (call, MP_HELPER_GC_REFILL))
+    return true;
+  for (unsigned i = 0; i < ARRAY_SIZE (starters); i++)
+    if (strcmp (mp_decl_name (fndecl), starters[i]) == 0)
+      return true;
+  return false;
+}
+
 static void
 mp_rewrite_call (gimple_stmt_iterator *gsi, gcall *call,
                  struct mp_walk *walk)
@@ -426,6 +454,8 @@ mp_rewrite_call (gimple_stmt_iterator *gsi, gcall *call,
   tree fndecl = gimple_call_fndecl (call);
   const struct mp_user_allocator *user = NULL;
 
+  if (mp_needs_libgc_p (call, callee))
+    mp_need_libgc ();
   if (fndecl != NULL_TREE)
     user = mp_find_user_allocator (fndecl);
   if ((!callee && !user) || mp_inlined_from_runtime_p (call))

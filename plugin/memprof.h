@@ -82,6 +82,7 @@ tree mp_emit_site_at (location_t, tree block, const char *callee,
                       unsigned kind);
 tree mp_emit_early_site (const gimple *, const char *callee, unsigned kind);
 bool mp_is_early_site (tree);
+void mp_need_libgc (void);
 const char *mp_early_callee (tree early);
 
 /* The trees the plugin keeps across functions: GGC roots, registered by

@@ -319,3 +319,33 @@ mp_early_callee (tree arg)
 
   return init ? c_getstr (CONSTRUCTOR_ELT (init, 4)->value) : NULL;
 }
+
+/* Make the unit need libgc, once.  The runtime refers to Boehm weakly
+   (runtime/gcweak.h), so that a program that never uses the GC heap
+   does not even load libgc; a unit that does (a call of the GC family
+   or of Boehm's callback setters, a pop of gc_inline.h's, a call of
+   memprof.h's that starts Boehm) gets a strong reference of its own:
+   a read-only static holding GC_init's address, which nothing reads.
+   It is handed to the varpool as the sites are, forced out, so that
+   -O2 keeps it, and LTO too (WPA keeps a forced-out variable, in some
+   partition); and the linker decides which shared objects are needed
+   (--as-needed) as it reads the objects, before --gc-sections drops
+   an unread section.  GC_init's declaration is the unit's own if it
+   has one in the symbol table, or else one made here.  */
+void
+mp_need_libgc (void)
+{
+  static bool done;             /* one process compiles one unit */
+
+  if (done)
+    return;
+  done = true;
+  tree name = get_identifier ("GC_init");
+  symtab_node *node = symtab_node::get_for_asmname (name);
+  tree fn = node && TREE_CODE (node->decl) == FUNCTION_DECL
+            ? node->decl
+            : build_fn_decl ("GC_init", build_function_type_list
+                                          (void_type_node, NULL_TREE));
+  mp_static ("__mp_libgc", ptr_type_node,
+             fold_convert (ptr_type_node, build_fold_addr_expr (fn)), true);
+}

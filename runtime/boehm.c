@@ -7,6 +7,7 @@
    collection can reclaim).  */
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "boehm.h"
 #include "libc.h"
@@ -14,9 +15,7 @@
 #include "libc.h"
 #include "sample.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_mark.h>
+#include "gcweak.h"
 
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
@@ -39,9 +38,25 @@ gc_thread_setup (struct mp_thread *t)
   errno = saved;
 }
 
+/* Only a process that started without libgc gets here without it: a
+   program that calls memprof.h's collections, finalisers or VM
+   interface from code the plugin did not see (the plugin makes each
+   unit that calls them need libgc: gcweak.h), or that loaded a module
+   with GC calls by dlopen, with libgc, after the runtime's weak
+   references to it were bound to nothing.  */
+static void __attribute__ ((noreturn, cold))
+no_libgc (void)
+{
+  mp_warn ("this call needs Boehm GC, but libgc was not in the process "
+           "when it started: link the program with -Wl,--no-as-needed -lgc");
+  abort ();
+}
+
 struct mp_thread *
 mp_gc_self_slow (void)
 {
+  if (!mp_gc_linked ())
+    no_libgc ();
   struct mp_thread *t = mp_self ();
   if (t->gc_registered == MP_GC_UNKNOWN)
     gc_thread_setup (t);
@@ -393,13 +408,14 @@ __mp_user_begin (const struct mp_site *site)
 
 /* Count P, which the user allocator at SITE returned and no allocation
    inside it counted: a GC block at its size and kind, anything else as
-   a call (its size is not known).  */
+   a call (its size is not known).  Without libgc, nothing is a GC
+   block.  */
 static void
 count_user_result (struct mp_thread *t, const struct mp_site *site, void *p,
                    const void *ra)
 {
   void *base = NULL;
-  if (site->kind != MP_KIND_USER_MALLOC && p != NULL)
+  if (site->kind != MP_KIND_USER_MALLOC && p != NULL && mp_gc_linked ())
     {
       mp_gc_self ();
       base = GC_base (p);

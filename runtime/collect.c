@@ -16,8 +16,7 @@
 #include "collect.h"
 #include "sample.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 /* Compactions, and full collections the program asked for: any thread,
    atomically.  */

@@ -28,8 +28,7 @@
 #include "init.h"
 #include "control.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 /* The settings, as mp_get shows them (but see the derived fields in
    read_field).  Guarded by control_lock, like boehm_ready, which says
@@ -43,6 +42,11 @@ static struct mp_control current = {
   .custom_minor_max_size = 70000, .incremental = 0,
 };
 static int boehm_ready;
+
+/* Boehm's free space divisor before anything sets it (its
+   GC_FREE_SPACE_DIVISOR), what GC_get_free_space_divisor answers before
+   GC_init: space_overhead's value in a process without libgc.  */
+#define BOEHM_DIVISOR 3
 
 /* What the hot paths read (internal.h); control_lock orders writers.  */
 _Atomic long mp_verbose = MP_VERBOSE_EXIT_STAT;
@@ -88,7 +92,8 @@ read_field (int f)
     {
     case F_SPACE_OVERHEAD:
       {
-        GC_word d = GC_get_free_space_divisor ();
+        GC_word d = mp_gc_linked () ? GC_get_free_space_divisor ()
+                                    : BOEHM_DIVISOR;
         long o = current.space_overhead;
         if (o && (!boehm_ready || divisor_for (o) == d))
           return o;
@@ -215,7 +220,7 @@ start_for_incremental (long wanted)
   pthread_mutex_lock (&control_lock);
   int start = !boehm_ready && (wanted == 1 || current.incremental);
   pthread_mutex_unlock (&control_lock);
-  if (start)
+  if (start && mp_gc_linked ())       /* without libgc, only the value */
     mp_gc_self ();
 }
 

@@ -58,8 +58,7 @@
 #include "line.h"
 #include "output.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include <gc.h>                 /* the event names alone */
 
 #define BUFFER_SIZE 4096        /* a page: one write(2) per flush */
 

@@ -75,9 +75,7 @@
 #include "finalise.h"
 #include "sample.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_mark.h>
+#include "gcweak.h"
 
 /* The kinds of Boehm's registration, as the program's calls name them.  */
 enum kind { ORDERED, IGNORE_SELF, NO_ORDER, UNREACHABLE };

@@ -55,8 +55,7 @@
 #include "sample.h"
 #include "profile.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 typedef void (*fork_step_fn) (enum mp_fork_step step);
 
@@ -213,7 +212,7 @@ handle (void (*prepare) (void), void (*parent) (void), void (*child) (void))
 void
 mp_fork_setup (void)
 {
-  boehm_first = GC_is_init_called ();
+  boehm_first = mp_gc_linked () && GC_is_init_called ();
   if (boehm_first)
     handle (boehm_first_prepare, boehm_first_parent, boehm_first_child);
   else

@@ -16,11 +16,7 @@
 #include "boehm.h"
 #include "entry.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_inline.h>
-#include <gc/gc_mark.h>
-#include <gc/gc_typed.h>
+#include "gcweak.h"
 
 /* Count the block at P, of N bytes and SOURCE, allocated at SITE by T
    from RA; P may be inside its object (aligned allocations).  */

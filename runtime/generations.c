@@ -59,9 +59,7 @@
 #include "sample.h"
 #include "roots.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_mark.h>
+#include "gcweak.h"
 
 #define FORGET_WINDOW 512
 

@@ -20,9 +20,7 @@
 #include "internal.h"
 #include "generations.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_mark.h>
+#include "gcweak.h"
 
 #define BLOCK 4096u
 #define LARGE (BLOCK / 2)       /* larger objects have blocks of their own */

@@ -24,9 +24,7 @@
 #include "generations.h"
 #include "sample.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_mark.h>
+#include "gcweak.h"
 
 /* The program's callbacks.  Any thread sets them, atomically; the
    collector reads them under the GC lock.  */

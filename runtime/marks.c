@@ -29,9 +29,7 @@
 #include <unistd.h>
 #include "marks.h"
 
-#define GC_THREADS
-#include <gc.h>
-#include <gc/gc_mark.h>
+#include "gcweak.h"
 
 #define PROOF 32
 

@@ -97,8 +97,7 @@
 #include "ownlibs.h"
 #include "roots.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 /* The bounds of memprof_NAME, as the linker defines them.  Weak: an
    executable may take from libmemprof.a no object with such data.  */

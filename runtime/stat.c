@@ -13,8 +13,7 @@
 #include "generations.h"
 #include "collect.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 /* Total minor and major words allocated, over every site but those
    that view again what others count (guest.h).  */

@@ -15,8 +15,7 @@
 #include "eventlog.h"
 #include "sample.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 __thread struct mp_thread *mp_self_tls __attribute__ ((tls_model ("initial-exec")));
 struct mp_thread mp_no_fast_thread = { .sample_left = MP_NO_FAST };

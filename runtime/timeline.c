@@ -27,8 +27,7 @@
 #include "generations.h"
 #include "fork.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct mp_timeline_point *points; /* MP_TIMELINE_POINTS; set once */

@@ -66,8 +66,7 @@
 #include "sample.h"
 #include "profile.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 struct mp_tracked
 {

@@ -22,8 +22,7 @@
 #include "entry.h"
 #include "libc.h"
 
-#define GC_THREADS
-#include <gc.h>
+#include "gcweak.h"
 
 #define VIEW(field) (offsetof (struct mp_thread, field) \
                      - offsetof (struct mp_thread, sample_left))

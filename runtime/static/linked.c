@@ -4,10 +4,14 @@
    takes these tables instead of loading anything.  Not part of
    libmemprof.a: its mere presence would link libdw into every program.
    The same for the unwinder's functions that cxx.c's cleanups call
-   (unwinder.c), which a dynamic program finds in libgcc_s.  */
+   (unwinder.c), which a dynamic program finds in libgcc_s, and for
+   libgc's that the runtime calls, which it references weakly
+   (gcweak.h): a weak reference takes no member out of libgc.a.  */
 
 #include <unwind.h>
 #include "dynlibs.h"
+#define MP_GC_STRONG
+#include "gcweak.h"
 
 #define MP_LINKED(name) .name = name,
 
@@ -23,3 +27,6 @@ _Unwind_Reason_Code __gcc_personality_v0 (int, _Unwind_Action,
 const void *const mp_unwinder_linked[] = {
   (const void *) __gcc_personality_v0, (const void *) _Unwind_Resume
 };
+
+#define MP_GC_REF(name) (const void *) &name,
+const void *const mp_gc_linked_in[] = { MP_GC_SYMBOLS (MP_GC_REF) };

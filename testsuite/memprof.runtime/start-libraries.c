@@ -4,9 +4,10 @@
    sampling once took (sample.c has its own), nor libunwind, which the
    first captured stack loads, nor libdw, which naming frames loads, nor
    libgcc_s, which only C++ exceptions through the runtime's operators
-   need (unwinder.c).
-   Linked --as-needed, so that the test's own -lm stays out unless the
-   runtime needs it.  The maps are read from an atexit handler of
+   need (unwinder.c), nor libgc, which only a program that uses the GC
+   heap needs (gcweak.h).
+   Linked --as-needed, so that the test's own -lm and -lgc stay out
+   unless the runtime needs them.  The maps are read from an atexit handler of
    main's, which runs before the runtime's exit report.  */
 /* { dg-do run } */
 /* { dg-options "-Wl,--as-needed" } */
@@ -25,7 +26,7 @@ check_maps (void)
 #ifndef __SANITIZE_ADDRESS__    /* libasan needs both itself */
     "/libm.so", "/libgcc_s.so",
 #endif
-    "/libunwind.so", "/libdw.so", "/libdw-", "/libelf",
+    "/libunwind.so", "/libdw.so", "/libdw-", "/libelf", "/libgc.so",
   };
   FILE *f = fopen ("/proc/self/maps", "r");
   if (f == NULL)
