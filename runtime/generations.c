@@ -327,12 +327,12 @@ _Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
    pass, in which the mark bytes of a heap block are found once for the
    entries in it, and remembered by the block's low bits for the next
    ones (the blocks of a size come from one heap block after another,
-   and a program allocates from a few sizes at once): an entry in a
-   remembered block costs a lookup of a few instructions and a read,
-   with no branch on the block changing from one entry to the next (a
-   program that allocates a string and its header in turn, as w3m does,
-   changes block at every other entry).  An entry in a heap block of
-   U's takes the slow way.  */
+   and a program allocates from a few sizes at once): an entry in the
+   same heap block as the one before costs a test and a read (a binary
+   tree's nodes, a VM's frames), one in another remembered block a
+   lookup of a few instructions more (w3m, which allocates a string and
+   its header in turn, changes block at every other entry).  An entry
+   in a heap block of U's takes the slow way.  */
 static uint64_t __attribute__ ((noinline))
 survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
            uint64_t epoch, struct unfound_pass *u)
@@ -346,32 +346,40 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
   struct { uint64_t key; const char *marks; } cache[MARKS_CACHED];
   for (size_t j = 0; j < MARKS_CACHED; j++)
     cache[j].key = UINT64_MAX;
+  /* The key and mark bytes of the entry before, if it had them.  */
+  uint64_t same = UINT64_MAX;
+  const char *marks = NULL;
   for (const uint64_t *p = e + i, *end = e + n; p < end; p++)
     {
       uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
-      __typeof__ (cache[0]) *c
-        = &cache[(v >> MP_MARKS_LOG_HBLK) & (MARKS_CACHED - 1)];
-      if (MP_UNLIKELY (c->key != (v & BLOCK_SMALL_IN_EPOCH)))
+      if (MP_UNLIKELY ((v & BLOCK_SMALL_IN_EPOCH) != same))
         {
-          uintptr_t a = v & MP_ADDR_MASK;
-          if (a == 0)
-            continue;           /* a tombstone */
-          if (u != NULL && unfound_filtered (u, a >> MP_MARKS_LOG_HBLK))
+          __typeof__ (cache[0]) *c
+            = &cache[(v >> MP_MARKS_LOG_HBLK) & (MARKS_CACHED - 1)];
+          if (c->key != (v & BLOCK_SMALL_IN_EPOCH))
             {
-              promoted = unfound_add (u, y, v, epoch, promoted);
-              continue;
+              uintptr_t a = v & MP_ADDR_MASK;
+              if (a == 0)
+                continue;       /* a tombstone */
+              if (u != NULL && unfound_filtered (u, a >> MP_MARKS_LOG_HBLK))
+                {
+                  promoted = unfound_add (u, y, v, epoch, promoted);
+                  continue;
+                }
+              const char *m = (v & SMALL_IN_EPOCH) == now
+                              ? mp_marks_of ((void *) a) : NULL;
+              if (m == NULL)
+                {
+                  promoted += survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
+                  continue;
+                }
+              c->key = v & BLOCK_SMALL_IN_EPOCH;
+              c->marks = m;
             }
-          const char *m = (v & SMALL_IN_EPOCH) == now
-                          ? mp_marks_of ((void *) a) : NULL;
-          if (m == NULL)
-            {
-              promoted += survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
-              continue;
-            }
-          c->key = v & BLOCK_SMALL_IN_EPOCH;
-          c->marks = m;
+          same = c->key;
+          marks = c->marks;
         }
-      promoted += c->marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
+      promoted += marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
     }
   return promoted;
 }
