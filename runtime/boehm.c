@@ -347,7 +347,8 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
      before, and ends only if it moved.  */
   struct mp_tracked *e = mp_tracked_take (base, 1);
   void *q = debug ? GC_debug_realloc (p, n, file, line) : GC_realloc (p, n);
-  void *qbase = q ? GC_base (q) : NULL;
+  /* GC_realloc's result is the start of its block, P's if in place.  */
+  void *qbase = !debug ? (q == p ? base : q) : q ? GC_base (q) : NULL;
   if (q == NULL || qbase == base)
     mp_tracked_keep (e);
   else

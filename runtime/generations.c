@@ -323,51 +323,43 @@ _Static_assert ((MP_MAX_YOUNG_WOSIZE & (MP_MAX_YOUNG_WOSIZE - 1)) == 0,
 /* The words of Y's entries [I, N) in E that survived the collection
    ending EPOCH; U, if not NULL, says which count at its addresses.  One
    pass, in which the mark bytes of a heap block are found once for the
-   entries in it, and kept for the next ones (the blocks of a size come
-   from one heap block after another, and a program allocates from a few
-   sizes at once): an entry in the same heap block as the one before
-   costs a test and a read, one in another remembered block a few more.
-   An entry in a heap block of U's takes the slow way.  */
+   entries in it, and remembered by the block's low bits for the next
+   ones (the blocks of a size come from one heap block after another,
+   and a program allocates from a few sizes at once): an entry in the
+   same heap block as the one before costs a test and a read (a binary
+   tree's nodes, a VM's frames), one in another remembered block a
+   lookup of a few instructions more (w3m, which allocates a string and
+   its header in turn, changes block at every other entry).  An entry
+   in a heap block of U's takes the slow way.  */
 static uint64_t __attribute__ ((noinline))
 survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
            uint64_t epoch, struct unfound_pass *u)
 {
   uint64_t promoted = 0, now = epoch & MP_EPOCH_MASK;
-  /* Heap block number and mark bytes, by the block's low bits.  Never a
-     tombstone's block (0, with the epoch bits 0).  */
-  struct { uintptr_t block; const char *marks; } cache[MARKS_CACHED];
+  /* By the heap block's low bits: the BLOCK_SMALL_IN_EPOCH bits of the
+     entries whose mark bytes are `marks', and those.  Never all 1 (not
+     all of an entry's bits are in those), never a tombstone's (0 in
+     the block's bits), so that neither matches before the slot is
+     filled.  */
+  struct { uint64_t key; const char *marks; } cache[MARKS_CACHED];
   for (size_t j = 0; j < MARKS_CACHED; j++)
-    cache[j].block = UINTPTR_MAX;
-  /* The BLOCK_SMALL_IN_EPOCH bits of the entries whose mark bytes are
-     `marks': none at first (those bits are never all 1), never a
-     tombstone's.  */
+    cache[j].key = UINT64_MAX;
+  /* The key and mark bytes of the entry before, if it had them.  */
   uint64_t same = UINT64_MAX;
   const char *marks = NULL;
-  /* The same of the heap block before: two sizes allocated in turn (a
-     VM's frames and pairs) swap them, and look up neither.  */
-  uint64_t before = UINT64_MAX;
-  const char *before_marks = NULL;
   for (const uint64_t *p = e + i, *end = e + n; p < end; p++)
     {
       uint64_t v = __atomic_load_n (p, __ATOMIC_RELAXED);
       if (MP_UNLIKELY ((v & BLOCK_SMALL_IN_EPOCH) != same))
         {
-          if ((v & BLOCK_SMALL_IN_EPOCH) == before)
+          __typeof__ (cache[0]) *c
+            = &cache[(v >> MP_MARKS_LOG_HBLK) & (MARKS_CACHED - 1)];
+          if (c->key != (v & BLOCK_SMALL_IN_EPOCH))
             {
-              before = same;
-              same = v & BLOCK_SMALL_IN_EPOCH;
-              const char *m = marks;
-              marks = before_marks;
-              before_marks = m;
-              goto found;
-            }
-          uintptr_t a = v & MP_ADDR_MASK, block = a >> MP_MARKS_LOG_HBLK;
-          __typeof__ (cache[0]) *c = &cache[block & (MARKS_CACHED - 1)];
-          if ((v & SMALL_IN_EPOCH) != now || c->block != block)
-            {
+              uintptr_t a = v & MP_ADDR_MASK;
               if (a == 0)
                 continue;       /* a tombstone */
-              if (u != NULL && unfound_filtered (u, block))
+              if (u != NULL && unfound_filtered (u, a >> MP_MARKS_LOG_HBLK))
                 {
                   promoted = unfound_add (u, y, v, epoch, promoted);
                   continue;
@@ -379,15 +371,12 @@ survivors (const struct mp_young *y, const uint64_t *e, size_t i, size_t n,
                   promoted += survived (v, epoch) ? v >> MP_WORDS_SHIFT : 0;
                   continue;
                 }
-              c->block = block;
+              c->key = v & BLOCK_SMALL_IN_EPOCH;
               c->marks = m;
             }
-          before = same;
-          before_marks = marks;
-          same = v & BLOCK_SMALL_IN_EPOCH;
+          same = c->key;
           marks = c->marks;
         }
-    found:
       promoted += marks[mp_marks_granule (v)] ? v >> MP_WORDS_SHIFT : 0;
     }
   return promoted;
@@ -846,13 +835,29 @@ drop_entry (struct mp_young *y, size_t i, uintptr_t base, uint64_t epoch)
   return 1;
 }
 
-/* The newest of entries [FROM, TO) of E that is BASE's, or -1.  */
+/* Whether entry *P is BASE's.  */
+static inline int
+entry_of (const uint64_t *p, uintptr_t base)
+{
+  return (__atomic_load_n (p, __ATOMIC_RELAXED) & MP_ADDR_MASK) == base;
+}
+
+/* The newest of entries [FROM, TO) of E that is BASE's, or -1.  Four
+   entries a turn of the loop, through a pointer: a GC_realloc that
+   moves a young block searches tens of entries back (w3m's strings,
+   grown while other blocks are allocated), and the loop by index took
+   nine instructions an entry.  */
 static ptrdiff_t
 newest (const uint64_t *e, size_t from, size_t to, uintptr_t base)
 {
-  for (size_t i = to; i-- > from;)
-    if ((__atomic_load_n (&e[i], __ATOMIC_RELAXED) & MP_ADDR_MASK) == base)
-      return (ptrdiff_t) i;
+  const uint64_t *p = e + to, *lo = e + from;
+  for (; p - lo >= 4; p -= 4)
+    if (MP_UNLIKELY (entry_of (p - 1, base) || entry_of (p - 2, base)
+                     || entry_of (p - 3, base) || entry_of (p - 4, base)))
+      break;
+  while (p > lo)
+    if (entry_of (--p, base))
+      return p - e;
   return -1;
 }
 

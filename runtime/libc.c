@@ -264,12 +264,12 @@ retag_block (void *p, size_t n, size_t slack, int tracked)
   memcpy ((char *) p + n + slack, &tag, sizeof tag);
 }
 
-/* Clear T's user site, which alloc_fast took: apart, as the young
-   log's gate it reopens wants registers the fast path has not saved.  */
+/* Reopen the young log's gate of T, whose user site alloc_fast took:
+   apart, as it wants registers the fast path has not saved.  */
 static void __attribute__ ((noinline))
 user_site_taken (struct mp_thread *t)
 {
-  mp_set_user_site (t, NULL);
+  mp_young_gate (t);
 }
 
 /* The fast path of a block P of N bytes allocated at *SITE, in the
@@ -302,7 +302,12 @@ alloc_fast (const struct mp_site **site, void *p, size_t n, unsigned keep)
       /* Read again, not kept from the test, which then needs no
          register: t->user_site is the owner's.  */
       *site = __atomic_load_n (&t->user_site, __ATOMIC_RELAXED);
-      user_site_taken (t);
+      t->user_site = NULL;
+      /* The gate of a thread not known to Boehm stays shut (thread.h's
+         mp_young_gate): a program on malloc alone, gawk, calls nothing
+         here.  */
+      if (t->gc_registered != MP_GC_UNKNOWN)
+        user_site_taken (t);
     }
   unsigned id = __atomic_load_n (&(*site)->id, __ATOMIC_ACQUIRE);
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) mp_words (n);

@@ -1,7 +1,7 @@
 /* promoted_words is exact: young blocks that survive their first
    collection are promoted once, with their words; young blocks that died
-   (dropped, or GC_free'd) are not; large blocks, allocated major, are
-   never promoted.  Only the program's own blocks live on the GC heap (the
+   (dropped, or GC_free'd) are not, wherever their heap blocks are;
+   large blocks, allocated major, are never promoted.  Only the program's own blocks live on the GC heap (the
    runtime keeps its records in libc's heap), and blocks held in a static
    array are certainly marked.  */
 /* { dg-do run } */
@@ -14,6 +14,11 @@
 #define SIZE 72			/* 9 words */
 
 void *keep[K];			/* global: the stores must stay */
+
+/* Case 7: more heap blocks than the promotion check remembers the mark
+   bytes of (generations.c's MARKS_CACHED), half of them kept.  */
+#define MANY 20000
+void *many[MANY / 2];
 
 static double
 promoted_now (void)
@@ -28,6 +33,20 @@ allocate_into_keep (size_t size, int atomic)
 {
   for (int i = 0; i < K; i++)
     keep[i] = atomic ? GC_MALLOC_ATOMIC (size) : GC_MALLOC (size);
+}
+
+/* MANY blocks of SIZE bytes: the first half dropped at once, the
+   second kept in `many' (the last, which a stale register may hold, is
+   kept anyway).  */
+static __attribute__ ((noinline)) void
+allocate_half_kept (void)
+{
+  for (int i = 0; i < MANY; i++)
+    {
+      void *p = GC_MALLOC (SIZE);
+      if (i >= MANY / 2)
+        many[i - MANY / 2] = p;
+    }
 }
 
 static __attribute__ ((noinline)) void
@@ -100,6 +119,19 @@ main (void)
   CHECK_EQ (p - p0, 0);
   for (int i = 50; i < 100; i++)
     GC_FREE (keep[i]);
+
+  /* 7. Young blocks over hundreds of heap blocks, the second half
+     kept: the heap blocks of the kept half share the remembered mark
+     bytes' slots with those of the dropped half, and are read apart.  */
+  drop_keep ();
+  collect ();
+  p0 = promoted_now ();
+  GC_disable ();		/* no collection while a dropped one is held */
+  allocate_half_kept ();
+  GC_enable ();
+  collect ();
+  p = promoted_now ();
+  CHECK_EQ (p - p0, (MANY / 2) * W (SIZE));
 
   return mpt_done ();
 }
