@@ -425,6 +425,8 @@ mp_resite_marker (gcall *call)
 static bool
 mp_needs_libgc_p (const gcall *call, const struct mp_callee *callee)
 {
+  /* memprof.h's functions that start Boehm (runtime/boehm.h,
+     mp_gc_self): a new one belongs here.  */
   static const char *const starters[] =
     { "mp_minor", "mp_major", "mp_major_slice", "mp_full_major",
       "mp_compact", "mp_finalise", "mp_finalise_last", "mp_create_alarm",

@@ -19,7 +19,10 @@
 
 /* The calling thread's record, the thread registered with Boehm
    first if it is not known to it (starting Boehm first if need be):
-   boehm.c.  */
+   boehm.c.  In a process without libgc it stops the program with one
+   line: so a memprof.h function that calls it must be in the plugin's
+   list of those that make a unit need libgc (plugin/memprof.cc,
+   mp_needs_libgc_p's `starters'), or test mp_gc_linked first.  */
 struct mp_thread *mp_gc_self_slow (void);
 
 /* The calling thread's record, the thread known to Boehm.  */

@@ -41,9 +41,24 @@ mp_collect_minor (const char *why)
   mp_ev_end (MP_EV_FORCED, ev);
 }
 
+/* A process that started without libgc (gcweak.h) has no GC heap, so
+   nothing to collect: a collection asked for from code the plugin did
+   not see (which would have made the program need libgc) delivers
+   what the trackers are owed, as any collection does, and no more.  */
+static int
+no_gc_heap (void)
+{
+  if (MP_LIKELY (mp_gc_linked ()))
+    return 0;
+  mp_deliver (mp_self ());
+  return 1;
+}
+
 MP_API void
 mp_minor (void)
 {
+  if (no_gc_heap ())
+    return;
   struct mp_thread *t = mp_gc_self ();
   mp_collect_minor ("mp_minor");
   mp_deliver (t);
@@ -53,6 +68,8 @@ MP_API long
 mp_major_slice (long n)
 {
   (void) n;                     /* Boehm's slices have their own size */
+  if (no_gc_heap ())
+    return 0;
   struct mp_thread *t = mp_gc_self ();
   mp_gc_message (MP_VERBOSE_MINOR, "major slice");
   int ev = mp_ev_forced ("mp_major_slice");
@@ -65,6 +82,8 @@ mp_major_slice (long n)
 MP_API void
 mp_major (void)
 {
+  if (no_gc_heap ())
+    return;
   struct mp_thread *t = mp_gc_self ();
   atomic_fetch_add (&mp_forced_majors, 1);
   int ev = mp_ev_forced ("mp_major");
@@ -76,6 +95,8 @@ mp_major (void)
 MP_API void
 mp_full_major (void)
 {
+  if (no_gc_heap ())
+    return;
   struct mp_thread *t = mp_gc_self ();
   atomic_fetch_add (&mp_forced_majors, 1);
   int ev = mp_ev_forced ("mp_full_major");
@@ -118,6 +139,8 @@ compact (const char *why)
 MP_API void
 mp_compact (void)
 {
+  if (no_gc_heap ())
+    return;
   struct mp_thread *t = mp_gc_self ();
   atomic_fetch_add (&mp_forced_majors, 1);
   compact ("mp_compact");

@@ -573,6 +573,9 @@ acceptable (int has_fn, void *obj, const char *what)
 {
   if (!has_fn)
     mp_warn ("%s with no function: ignored", what);
+  else if (!mp_gc_linked ())
+    mp_warn ("%s of %p: no GC heap (libgc was not in the process when it "
+             "started): ignored", what, obj);
   else if (obj == NULL || GC_base (obj) != obj)
     mp_warn ("%s of %p, which is not the start of a GC block: ignored",
              what, obj);
@@ -599,7 +602,8 @@ MP_API void
 mp_finalise (void (*fn) (void *obj, void *data), void *obj, void *data)
 {
   static atomic_int warned;
-  mp_gc_self ();                /* the runtime and Boehm are started */
+  if (mp_gc_linked ())
+    mp_gc_self ();              /* the runtime and Boehm are started */
   if (!acceptable (fn != NULL, obj, "mp_finalise"))
     return;
   if (!GC_get_java_finalization () && !atomic_exchange (&warned, 1))
@@ -697,7 +701,8 @@ insert_due (struct watch *w)
 MP_API void
 mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
 {
-  mp_gc_self ();
+  if (mp_gc_linked ())
+    mp_gc_self ();
   if (!acceptable (fn != NULL, obj, "mp_finalise_last"))
     return;
   struct watch *w = GC_malloc_uncollectable (sizeof *w);
@@ -726,12 +731,19 @@ mp_finalise_last (void (*fn) (void *data), void *obj, void *data)
 MP_API struct mp_alarm *
 mp_create_alarm (void (*fn) (void *data), void *data)
 {
-  mp_gc_self ();
   if (fn == NULL)
     {
       errno = EINVAL;
       return NULL;
     }
+  if (!mp_gc_linked ())
+    {
+      mp_warn ("mp_create_alarm: no GC heap (libgc was not in the process "
+               "when it started), so no collection to run it: ignored");
+      errno = ENOSYS;
+      return NULL;
+    }
+  mp_gc_self ();
   struct mp_alarm *a = GC_malloc_uncollectable (sizeof *a);
   if (a == NULL)
     {

@@ -25,7 +25,12 @@
 #ifndef MEMPROF_GCWEAK_H
 #define MEMPROF_GCWEAK_H
 
+/* Boehm's declarations for threads, without its redirections of
+   pthread_create, pthread_sigmask, dlopen and their kin to GC_ wrappers:
+   the runtime calls the real ones, and a redirected call would be a
+   weak GC_ reference, null in a program without libgc.  */
 #define GC_THREADS
+#define GC_NO_THREAD_REDIRECTS
 #include <gc.h>
 #include <gc/gc_inline.h>
 #include <gc/gc_mark.h>
@@ -75,10 +80,13 @@
 #define MP_GC_WEAK(name) MP_GC_PRAGMA (weak name)
 MP_GC_SYMBOLS (MP_GC_WEAK)
 
-/* Whether libgc was in the process when the runtime was loaded (the
-   dynamic linker's answer, fixed before any code runs: a libgc that
+/* Whether libgc was in the process when the runtime was loaded: the
+   dynamic linker's answer, fixed before any code runs.  A libgc that
    dlopen brings in later leaves it null, and the runtime then goes on
-   without Boehm: see the README, "Boehm GC").  */
+   without Boehm (see the README, "Boehm GC").  One symbol answers for
+   all: a libgc older than the runtime's (8.0 has every one of
+   MP_GC_SYMBOLS) would leave the ones it lacks null, where strong
+   references would have failed at load.  */
 static inline int
 mp_gc_linked (void)
 {

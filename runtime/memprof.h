@@ -649,7 +649,13 @@ int mp_set (const struct mp_control *c);
    mp_create_alarm (FN, DATA): FN (DATA) runs at the end of each full
    collection (at a later allocation, like finalise_last), until
    mp_delete_alarm.  NULL with errno EINVAL for a NULL FN, ENOMEM without
-   memory.
+   memory, ENOSYS in a process that started without libgc (a call the
+   plugin did not see: one that it sees makes the program need libgc),
+   which has no collection to run it.
+
+   Without libgc, the collections (mp_minor ...) deliver what the
+   trackers are owed and collect nothing, and mp_finalise and
+   mp_finalise_last have no GC block to watch: a warning, and EINVAL.
 
    A bad OBJ or a NULL FN gets a one-line warning and is ignored, with
    errno EINVAL.  */

@@ -124,10 +124,12 @@ stats_of (const int64_t t[SC_COUNT], struct mp_alloc_stats *s)
   s->bytesNotMoved = (uint64_t) t[SC_BYTES_NOT_MOVED];
 }
 
-/* bytesUsed, bytesSlack and bytesHighTide, over the thread records.  */
+/* bytesUsed, bytesSlack and bytesHighTide, over the thread records:
+   mp_sum_used_apart's FN.  */
 static void
-sum_used (struct mp_alloc_stats *s)
+sum_used_once (void *arg)
 {
+  struct mp_alloc_stats *s = arg;
   int64_t used = mp_get_counter (&mp_bytes_used_flushed);
   int64_t tide = atomic_load (&mp_bytes_high_tide);
   int64_t peak = 0;
@@ -143,6 +145,12 @@ sum_used (struct mp_alloc_stats *s)
   int64_t flushed = mp_get_counter (&mp_bytes_used_flushed);
   tide = tide > flushed + peak ? tide : flushed + peak;
   s->bytesHighTide = tide > used ? tide : used;
+}
+
+static void
+sum_used (struct mp_alloc_stats *s)
+{
+  mp_sum_used_apart (sum_used_once, s);
 }
 
 /* Zero the fields of *S that MASK does not keep: not collected.  */

@@ -17,7 +17,9 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,19 +43,36 @@ struct mp_site mp_unknown_site = {
    only replaced with its old copy kept (see grow_table).  */
 static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The thread whose fork holds table_lock, from mp_sites_fork's
+   prepare step to its parent or child step: set by that thread once it
+   has the lock, its signals blocked, and cleared before it gives the
+   lock back; `forker' is read only after `forking' is seen set.  */
+static pthread_t forker;
+static atomic_int forking;
+
+/* How lock_table left the table: the signals to restore, and whether
+   it took the lock (not when borrowed: see lock_table).  */
+struct table_hold
+{
+  sigset_t old;
+  int held;
+};
+
 /* Take table_lock with the thread's signals blocked, and give it back.
    A signal handler that allocates or frees needs the table at its
    thread's first call (the record) and at a site's first call (its
    number): it must never find the lock held by the thread it
    interrupted, which could not go on to release it.  Nothing done
    under the lock waits for another thread (no allocator's lock, no
-   stdio: warnings are written after it), so blocking signals keeps no
-   one waiting for long, not even a collector that stops the world:
-   Boehm's signal is taken as the lock is released.  The signals of
-   faults stay deliverable, as a fault under a blocked one would kill
-   the process without its handler.  */
-static void
-lock_table (sigset_t *old)
+   stdio: warnings are written after it), and a thread waiting for the
+   lock waits with its signals deliverable (a try, then a yield): so a
+   collector that stops the world never waits for long, and Boehm's
+   signal is taken as the lock is released or while it is awaited.
+   The fork's hold is the exception: its thread holds the lock with
+   signals deliverable and touches nothing, and a handler of that thread
+   uses the table without the lock.  */
+void
+mp_block_signals (sigset_t *old)
 {
   static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
                                 SIGABRT, SIGSYS };
@@ -62,15 +81,35 @@ lock_table (sigset_t *old)
   for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
     sigdelset (&block, faults[i]);
   pthread_sigmask (SIG_BLOCK, &block, old);
-  pthread_mutex_lock (&table_lock);
 }
 
 static void
-unlock_table (const sigset_t *old)
+lock_table (struct table_hold *h)
 {
-  pthread_mutex_unlock (&table_lock);
-  pthread_sigmask (SIG_SETMASK, old, NULL);
+  for (;;)
+    {
+      mp_block_signals (&h->old);
+      h->held = 0;
+      if (atomic_load (&forking) && pthread_equal (forker, pthread_self ()))
+        return;
+      if (pthread_mutex_trylock (&table_lock) == 0)
+        {
+          h->held = 1;
+          return;
+        }
+      pthread_sigmask (SIG_SETMASK, &h->old, NULL);
+      sched_yield ();
+    }
 }
+
+static void
+unlock_table (const struct table_hold *h)
+{
+  if (h->held)
+    pthread_mutex_unlock (&table_lock);
+  pthread_sigmask (SIG_SETMASK, &h->old, NULL);
+}
+
 static const struct mp_site *_Atomic *table;
 static _Atomic unsigned count;
 static unsigned capacity;
@@ -200,10 +239,10 @@ mp_sites_unloading (uintptr_t lo, uintptr_t hi)
       if ((uintptr_t) site < lo || (uintptr_t) site >= hi)
         continue;
       const struct mp_site *copy = copy_site (site);
-      sigset_t old;
-      lock_table (&old);
+      struct table_hold hold;
+      lock_table (&hold);
       atomic_store_explicit (&table[id], copy, memory_order_release);
-      unlock_table (&old);
+      unlock_table (&hold);
     }
 }
 
@@ -237,8 +276,8 @@ mp_site_number (const struct mp_site *csite)
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (id)
     return id;
-  sigset_t old;
-  lock_table (&old);
+  struct table_hold hold;
+  lock_table (&hold);
   id = site->id ? site->id : number_locked (site);
   int tell = 0;
   if (id == 0)
@@ -249,7 +288,7 @@ mp_site_number (const struct mp_site *csite)
       id = mp_unknown_site.id;
       __atomic_store_n (&site->id, id, __ATOMIC_RELEASE);
     }
-  unlock_table (&old);
+  unlock_table (&hold);
   if (tell)
     mp_warn ("cannot number more allocation sites; "
              "the rest are counted as <unknown>");
@@ -319,8 +358,8 @@ make_record (int *err)
 struct mp_thread *
 mp_sites_new_record (void)
 {
-  sigset_t old;
-  lock_table (&old);
+  struct table_hold hold;
+  lock_table (&hold);
   unsigned before = reserved;
   int err = 0;
   struct mp_thread *t = make_record (&err);
@@ -332,7 +371,7 @@ mp_sites_new_record (void)
       atomic_store (&mp_threads, t);
     }
   unsigned now = reserved;
-  unlock_table (&old);
+  unlock_table (&hold);
   if (now < before)
     mp_warn ("cannot reserve a thread's counters for %u sites (%s): "
              "reserving %u; sites past them are counted as <unknown>",
@@ -369,11 +408,24 @@ mp_site_sum (unsigned id, int64_t out[SC_COUNT])
     }
 }
 
-/* See fork.c.  */
+/* See fork.c.  The lock is taken as lock_table takes it, so that no
+   handler of this thread comes between the lock and `forking'; then
+   the thread's signals are its own again, for the rest of the fork's
+   handlers, which may wait (see lock_table).  */
 void
 mp_sites_fork (enum mp_fork_step step)
 {
-  mp_fork_mutex (&table_lock, step);
+  if (step == MP_FORK_PREPARE)
+    {
+      struct table_hold hold;
+      lock_table (&hold);
+      forker = pthread_self ();
+      atomic_store (&forking, 1);
+      pthread_sigmask (SIG_SETMASK, &hold.old, NULL);
+      return;
+    }
+  atomic_store (&forking, 0);
+  pthread_mutex_unlock (&table_lock);
 }
 
 /* The thread records, the bytes of their committed counters and of the
@@ -382,8 +434,8 @@ mp_sites_fork (enum mp_fork_step step)
 void
 mp_sites_memory (size_t *records, size_t *bytes, unsigned *room)
 {
-  sigset_t old;
-  lock_table (&old);
+  struct table_hold hold;
+  lock_table (&hold);
   *room = reserved - (unsigned) MP_RECORD_SLOTS;
   size_t n = 0;
   for (struct mp_thread *t = atomic_load (&mp_threads); t; t = t->next)
@@ -391,5 +443,5 @@ mp_sites_memory (size_t *records, size_t *bytes, unsigned *room)
   *records = n;
   *bytes = n * committed * sizeof (struct mp_site_counts)
            + capacity * sizeof *table;
-  unlock_table (&old);
+  unlock_table (&hold);
 }

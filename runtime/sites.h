@@ -7,6 +7,7 @@
 #ifndef MEMPROF_SITES_H
 #define MEMPROF_SITES_H
 
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,14 @@ extern struct mp_site mp_unknown_site;
 unsigned mp_site_number (const struct mp_site *site);
 struct mp_thread;
 struct mp_thread *mp_sites_new_record (void);
+
+/* Block the calling thread's signals, all but those of faults (a fault
+   under a blocked one would kill the process without its handler),
+   saving its mask in *OLD: for the few instructions or system calls
+   that a handler of the same thread must not interrupt, where nothing
+   waits for another thread (a collector that stops the world would
+   wait for this one).  */
+void mp_block_signals (sigset_t *old);
 
 /* Sum the counters of one site over all threads; IDs from 1.  */
 void mp_site_sum (unsigned id, int64_t out[SC_COUNT]);

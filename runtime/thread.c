@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -31,6 +32,11 @@ _Atomic (struct mp_thread *) mp_threads;
 mp_counter mp_bytes_used_flushed;
 _Atomic int64_t mp_bytes_high_tide;
 
+/* The flushes under way and those done, counted by any thread flushing
+   (mp_flush_used), read by mp_sum_used_apart.  */
+static atomic_uint flushing;
+static atomic_ulong flushed;
+
 /* Gives each thread's exit to thread_exit; made once by mp_init.  */
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -49,12 +55,30 @@ raise_high_tide (int64_t candidate)
 void
 mp_flush_used (struct mp_thread *t)
 {
+  atomic_fetch_add (&flushing, 1);
   int64_t d = mp_get_counter (&t->used_delta);
   int64_t before = atomic_fetch_add (&mp_bytes_used_flushed, d);
   raise_high_tide (before + mp_get_counter (&t->used_peak));
   raise_high_tide (before + d);
   atomic_store_explicit (&t->used_delta, 0, memory_order_relaxed);
   atomic_store_explicit (&t->used_peak, 0, memory_order_relaxed);
+  atomic_fetch_add (&flushed, 1);
+  atomic_fetch_sub (&flushing, 1);
+}
+
+void
+mp_sum_used_apart (void (*fn) (void *arg), void *arg)
+{
+  for (int tries = 0;; tries++)
+    {
+      unsigned long done = atomic_load (&flushed);
+      int quiet = atomic_load (&flushing) == 0;
+      fn (arg);
+      if ((quiet && atomic_load (&flushing) == 0
+           && atomic_load (&flushed) == done) || tries >= 500)
+        return;
+      sched_yield ();
+    }
 }
 
 static void
@@ -114,16 +138,20 @@ mp_thread_slow (void)
   /* A signal handler that allocated while the record was being made
      (sites.c lets it in as the site table's lock is released) made one
      of its own and took it: this one goes back, rather than stay in use
-     for ever.  */
+     for ever.  From the look to the store, no handler comes between.  */
+  sigset_t old;
+  mp_block_signals (&old);
   struct mp_thread *h = mp_self_tls;
   if (MP_UNLIKELY (h != NULL))
     {
+      pthread_sigmask (SIG_SETMASK, &old, NULL);
       atomic_store_explicit (&t->in_use, 0, memory_order_release);
       errno = saved;
       return h;
     }
   mp_young_claim (t);
   mp_self_tls = t;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
   pthread_setspecific (exit_key, t);
   errno = saved;
   return t;

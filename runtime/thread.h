@@ -292,6 +292,14 @@ extern _Atomic int64_t mp_bytes_high_tide;
 
 void mp_flush_used (struct mp_thread *t);
 
+/* Call FN (ARG) until no flush of bytesUsed overlapped it: a flush
+   moves a thread's delta into mp_bytes_used_flushed and then zeroes
+   it, and a sum of the two read in between would count the delta
+   twice, or not at all.  Flushes are rare (a thread's exit, a delta
+   past MP_USED_FLUSH); after some hundreds of tries, as when called in
+   a signal handler that interrupted a flush, the last sum stands.  */
+void mp_sum_used_apart (void (*fn) (void *arg), void *arg);
+
 #define MP_USED_FLUSH ((int64_t) 1 << 20)
 
 /* Account N more bytes in use by T, SLACK of them the allocator's.  */
