@@ -32,6 +32,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "../lib/mptest.h"
+#include "../lib/mpwatchdog.h"
 
 #define THREADS 8
 #define HANDLER_SITES 4
@@ -82,22 +83,12 @@ work (void *arg)
   return NULL;
 }
 
-static void
-hung (int sig)
-{
-  (void) sig;
-  static const char msg[] = "FAIL: a signal handler waits for the lock "
-                            "its own thread holds\n";
-  if (write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
-    _exit (2);
-  _exit (1);
-}
 
 int
 main (void)
 {
-  signal (SIGALRM, hung);
-  alarm (30);
+  mpt_watchdog (30, "FAIL: a signal handler waits for the lock "
+                "its own thread holds\n");
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = handler;

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../lib/mptest.h"
+#include "../lib/mpwatchdog.h"
 
 static void *volatile nothing;  /* NULL, which GCC must not see freed */
 static volatile sig_atomic_t armed, handled;
@@ -46,16 +47,6 @@ register_first (void)
   pthread_atfork (prepare, NULL, NULL);
 }
 
-static void
-hung (int sig)
-{
-  (void) sig;
-  static const char msg[] = "FAIL: a signal handler waits for the lock "
-                            "its own thread's fork holds\n";
-  if (write (STDERR_FILENO, msg, sizeof msg - 1) < 0)
-    _exit (2);
-  _exit (1);
-}
 
 int
 main (void)
@@ -64,8 +55,8 @@ main (void)
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = handler;
   CHECK_EQ (sigaction (SIGUSR1, &sa, NULL), 0);
-  signal (SIGALRM, hung);
-  alarm (20);
+  mpt_watchdog (20, "FAIL: a signal handler waits for the lock "
+                "its own thread's fork holds\n");
   void *p = malloc (8);         /* the thread's record made */
   free (p);
   armed = 1;
