@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "internal.h"
 #include "stats.h"
 #include "fork.h"
@@ -58,6 +59,18 @@ struct table_hold
   int held;
 };
 
+void
+mp_block_signals (sigset_t *old)
+{
+  static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+                                SIGABRT, SIGSYS };
+  sigset_t block;
+  sigfillset (&block);
+  for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
+    sigdelset (&block, faults[i]);
+  pthread_sigmask (SIG_BLOCK, &block, old);
+}
+
 /* Take table_lock with the thread's signals blocked, and give it back.
    A signal handler that allocates or frees needs the table at its
    thread's first call (the record) and at a site's first call (its
@@ -71,22 +84,10 @@ struct table_hold
    The fork's hold is the exception: its thread holds the lock with
    signals deliverable and touches nothing, and a handler of that thread
    uses the table without the lock.  */
-void
-mp_block_signals (sigset_t *old)
-{
-  static const int faults[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
-                                SIGABRT, SIGSYS };
-  sigset_t block;
-  sigfillset (&block);
-  for (size_t i = 0; i < sizeof faults / sizeof *faults; i++)
-    sigdelset (&block, faults[i]);
-  pthread_sigmask (SIG_BLOCK, &block, old);
-}
-
 static void
 lock_table (struct table_hold *h)
 {
-  for (;;)
+  for (unsigned tries = 0;; tries++)
     {
       mp_block_signals (&h->old);
       h->held = 0;
@@ -98,7 +99,13 @@ lock_table (struct table_hold *h)
           return;
         }
       pthread_sigmask (SIG_SETMASK, &h->old, NULL);
-      sched_yield ();
+      /* A fork may hold the lock for as long as its handlers wait
+         (callstack.c's, up to seconds): then sleep rather than spin.  */
+      struct timespec nap = { 0, 50000 };
+      if (tries < 64)
+        sched_yield ();
+      else
+        nanosleep (&nap, NULL);
     }
 }
 
