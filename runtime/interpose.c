@@ -114,7 +114,14 @@ MP_INTERPOSE void *
 aligned_alloc (size_t align, size_t n)
 {
   if (MP_UNLIKELY (!mp_interpose_counting ()))
-    return __libc_memalign (align, n);
+    {
+      if (mp_aligned_alloc_refuses (align))
+        {
+          errno = EINVAL;
+          return NULL;
+        }
+      return __libc_memalign (align, n);
+    }
   return mp_aligned_alloc_at (align, n, SITE (MP_FOREIGN_ALIGNED_ALLOC), RA);
 }
 

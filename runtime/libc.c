@@ -21,6 +21,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -118,13 +119,21 @@ static uint64_t tag_key = UINT64_C (0x9e3779b97f4a7c15);
    header: set once by mp_libc_setup, after checking it on real blocks.  */
 static int glibc_chunks;
 
+/* Whether the C library's aligned_alloc refuses the alignments that
+   are not a power of 2 (mp_aligned_alloc_refuses): set once by
+   mp_libc_setup.  */
+static int aligned_alloc_strict;
+
 /* The C library's own malloc_usable_size, behind the one the runtime
    puts in front of the program (interpose.c); ASan's under ASan.  Set
-   once by mp_libc_setup.  */
+   once by mp_libc_setup: from the shared libc, or in a static
+   executable, which has none to ask, libc.a's internal name for it
+   (null in a shared link, where libc.so does not export it).  */
 #ifdef MP_ASAN
 # define real_usable malloc_usable_size
 #else
 static size_t (*real_usable) (void *);
+extern size_t __malloc_usable_size (void *) __attribute__ ((weak));
 #endif
 
 /* The usable size of P, from glibc's chunk header: the low 3 bits of
@@ -167,13 +176,29 @@ chunk_layout_known (void)
 #endif
 }
 
+/* Whether this glibc's aligned_alloc is strict: from 2.38 on.  */
+static int
+glibc_strict_aligned_alloc (void)
+{
+#ifdef MP_ASAN
+  return 1;
+#else
+  char *end;
+  const char *v = gnu_get_libc_version ();
+  unsigned long major = strtoul (v, &end, 10);
+  unsigned long minor = *end == '.' ? strtoul (end + 1, NULL, 10) : 0;
+  return major > 2 || (major == 2 && minor >= 38);
+#endif
+}
+
 void
 mp_libc_setup (uint64_t seed)
 {
+  aligned_alloc_strict = glibc_strict_aligned_alloc ();
 #ifndef MP_ASAN
   void *libc = mp_libc_handle ();
   real_usable = libc ? (size_t (*) (void *)) dlsym (libc, "malloc_usable_size")
-                     : NULL;
+                     : __malloc_usable_size;
 #endif
   tag_key = (tag_key ^ seed) | 1;
 #ifdef MP_ASAN
@@ -542,14 +567,24 @@ mp_memalign_at (size_t align, size_t n, const struct mp_site *site,
   return count_alloc (site, size ? SYS (memalign, (align, size)) : NULL, n, ra);
 }
 
+/* Whether the C library's aligned_alloc refuses an ALIGN that is not a
+   power of 2 (EINVAL), as glibc's does from 2.38 on, and ASan's; before,
+   glibc's aligned_alloc is its memalign, which rounds such an alignment
+   up to one.  */
+int
+mp_aligned_alloc_refuses (size_t align)
+{
+  return aligned_alloc_strict && !power_of_2 (align);
+}
+
 /* C11 wants aligned_alloc's size a multiple of ALIGN, which the trailer
-   breaks; glibc's aligned_alloc is its memalign, which only asks ALIGN
-   to be a power of 2, and fails with EINVAL otherwise.  */
+   breaks; glibc's aligned_alloc is its memalign, but for the alignments
+   it refuses.  */
 void *
 mp_aligned_alloc_at (size_t align, size_t n, const struct mp_site *site,
                      const void *ra)
 {
-  if (!power_of_2 (align))
+  if (mp_aligned_alloc_refuses (align))
     {
       errno = EINVAL;
       return count_alloc (site, NULL, n, ra);

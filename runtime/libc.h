@@ -21,6 +21,9 @@ void *mp_memalign_at (size_t align, size_t n, const struct mp_site *site,
                       const void *ra);
 void *mp_aligned_alloc_at (size_t align, size_t n, const struct mp_site *site,
                            const void *ra);
+/* Whether the C library's aligned_alloc fails for ALIGN with EINVAL
+   (glibc's from 2.38 on, for an ALIGN that is not a power of 2).  */
+int mp_aligned_alloc_refuses (size_t align);
 int mp_posix_memalign_at (void **out, size_t align, size_t n,
                           const struct mp_site *site, const void *ra);
 void *mp_valloc_at (size_t n, const struct mp_site *site, const void *ra);

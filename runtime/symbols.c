@@ -346,6 +346,22 @@ maps_file (const char *name, uintptr_t low)
   return same ? fd : -1;
 }
 
+/* Whether NAME, LEN bytes that /proc/self/exe's link gave, says the
+   file was deleted or replaced since the program started (rebuilt while
+   it runs): then NAME is cut to the name it had, and its file, still
+   mapped, is opened through the link itself, which the kernel keeps
+   pointing at it.  */
+static int
+unlinked (char *name, size_t len)
+{
+  static const char deleted[] = " (deleted)";
+  size_t n = sizeof deleted - 1;
+  if (len <= n || strcmp (name + len - n, deleted) != 0)
+    return 0;
+  name[len - n] = '\0';
+  return 1;
+}
+
 /* Find the executable's span and name into exe_low, exe_high and
    exe_name.  */
 static void
@@ -376,6 +392,8 @@ look_at_executable (void)
     {
       exe_name[len] = '\0';
       int fd = maps_file (exe_name, low);
+      if (fd < 0 && unlinked (exe_name, (size_t) len))
+        fd = maps_file ("/proc/self/exe", low);
       if (fd >= 0)
         {
           exe_low = low;
