@@ -64,6 +64,27 @@ check_reallocs (unsigned line, struct reallocs want)
     fprintf (stderr, "  (the realloc at line %u)\n", line);
 }
 
+/* What the realloc site at LINE counts when each of its ROUNDS calls
+   grew a block from OLD to N bytes, IN_PLACE of them in place.  */
+static void
+check_grown (unsigned line, int in_place, long old, long n)
+{
+  check_reallocs (line, (struct reallocs) {
+      .calls = ROUNDS, .ok = ROUNDS, .in_place = in_place, .expand = ROUNDS,
+      .expand_ok = in_place, .expanded = ROUNDS * (n - old),
+      .not_moved = in_place * old, .moved = (ROUNDS - in_place) * old });
+}
+
+/* The same for blocks shrunk from OLD to N bytes.  */
+static void
+check_shrunk (unsigned line, int in_place, long old, long n)
+{
+  check_reallocs (line, (struct reallocs) {
+      .calls = ROUNDS, .ok = ROUNDS, .in_place = in_place,
+      .contracted = ROUNDS * (old - n), .not_moved = in_place * n,
+      .moved = (ROUNDS - in_place) * n });
+}
+
 /* What the site at LINE counts: CALLS frees of our blocks, of BYTES.  */
 static void
 check_frees (unsigned line, long calls, long bytes)
@@ -127,20 +148,9 @@ grow_and_shrink (void)
   CHECK_EQ (shrink_in_place, ROUNDS);
 #endif
 
-  check_reallocs (l_grow, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = grow_in_place,
-      .expand = ROUNDS, .expand_ok = grow_in_place,
-      .expanded = ROUNDS * 76, .not_moved = grow_in_place * 24,
-      .moved = (ROUNDS - grow_in_place) * 24 });
-  check_reallocs (l_move, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = move_in_place,
-      .expand = ROUNDS, .expand_ok = move_in_place,
-      .expanded = ROUNDS * 2900, .not_moved = move_in_place * 100,
-      .moved = (ROUNDS - move_in_place) * 100 });
-  check_reallocs (l_shrink, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = shrink_in_place,
-      .contracted = ROUNDS * 2960, .not_moved = shrink_in_place * 40,
-      .moved = (ROUNDS - shrink_in_place) * 40 });
+  check_grown (l_grow, grow_in_place, 24, 100);
+  check_grown (l_move, move_in_place, 100, 3000);
+  check_shrunk (l_shrink, shrink_in_place, 3000, 40);
 
   struct mpt_site s = SITE (l_theirs);
   CHECK_EQ (s.s.numForeignDeallocate, ROUNDS);
@@ -278,14 +288,8 @@ untouched (void)
   CHECK_EQ (grow_in_place, ROUNDS);
   CHECK_EQ (shrink_in_place, ROUNDS);
 #endif
-  check_reallocs (l_grow, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = grow_in_place,
-      .expand = ROUNDS, .expand_ok = grow_in_place, .expanded = ROUNDS * 8,
-      .not_moved = grow_in_place * 8, .moved = (ROUNDS - grow_in_place) * 8 });
-  check_reallocs (l_shrink, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = shrink_in_place,
-      .contracted = ROUNDS * 4, .not_moved = shrink_in_place * 12,
-      .moved = (ROUNDS - shrink_in_place) * 12 });
+  check_grown (l_grow, grow_in_place, 8, 16);
+  check_shrunk (l_shrink, shrink_in_place, 16, 12);
   struct mpt_site s = SITE (l_split);
   CHECK_EQ (s.s.numReallocateOK, ROUNDS);
   CHECK_EQ (s.s.bytesContracted, ROUNDS * 100);
