@@ -297,6 +297,23 @@ user_site_taken (struct mp_thread *t)
   mp_young_gate (t);
 }
 
+/* Add N to T's bytesUsed on a fast path; return 1 if that makes a new
+   peak of the thread's far from its last flush: then the caller
+   flushes, by a tail call (flush_used), so that the path makes no call
+   and saves no registers for one.  */
+static inline __attribute__ ((always_inline)) int
+used_fast (struct mp_thread *t, int64_t n)
+{
+  int64_t d = mp_own_get (&t->used_delta) + n;
+  mp_own_set (&t->used_delta, d);
+  if (MP_UNLIKELY (d > mp_own_get (&t->used_peak)))
+    {
+      mp_own_set (&t->used_peak, d);
+      return d > MP_USED_FLUSH;
+    }
+  return 0;
+}
+
 /* The fast path of a block P of N bytes allocated at *SITE, in the
    common case only: P not NULL, a glibc chunk of its own, with a slack
    the tag can hold, the site charged numbered, no sample due.  Return 0
@@ -357,17 +374,8 @@ alloc_fast (const struct mp_site **site, void *p, size_t n, unsigned keep)
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
   if (keep & MP_STAT_BIT (bytesSlack))
     mp_own_add (&t->bytes_slack, (int64_t) slack);
-  if (keep & MP_KEEP_USED)
-    {
-      int64_t d = mp_own_get (&t->used_delta) + (int64_t) n;
-      mp_own_set (&t->used_delta, d);
-      if (MP_UNLIKELY (d > mp_own_get (&t->used_peak)))
-        {
-          mp_own_set (&t->used_peak, d);
-          if (MP_UNLIKELY (d > MP_USED_FLUSH))
-            return 2;
-        }
-    }
+  if ((keep & MP_KEEP_USED) && MP_UNLIKELY (used_fast (t, (int64_t) n)))
+    return 2;
   return 1;
 }
 
@@ -836,6 +844,16 @@ LEAN_ENTRIES (4)
 LEAN_ENTRIES (5)
 LEAN_ENTRIES (6)
 
+/* The words a realloc from OLD to N bytes adds: what it samples.  With
+   no branch and few registers, for realloc's fast path: the difference
+   masked by its own sign.  */
+static inline __attribute__ ((always_inline)) uint64_t
+grown_words (size_t old, size_t n)
+{
+  int64_t d = (int64_t) mp_words (n) - (int64_t) mp_words (old);
+  return (uint64_t) (d & ~(d >> 63));
+}
+
 /* The realloc of P, one of our blocks of OLD bytes and SLACK, its tag
    cleared, to N > 0 failed: P is left as it was, tracked if E is its
    entry.  */
@@ -867,8 +885,7 @@ realloc_done (struct mp_thread *t, struct mp_site_counts *c, void *q,
       return q;
     }
   mp_note_alloc (t, (int64_t) n - (int64_t) old, new_slack - (int64_t) slack);
-  uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
-                                                 : 0;
+  uint64_t grown = grown_words (old, n);
   /* The growth is sampled as a block of its own; for the profile it is
      data added to a block already counted (usable 0).  */
   if (grown && mp_sample (t, grown, q, MP_SOURCE_MALLOC, ra, 0))
@@ -919,7 +936,7 @@ realloc_slow (void *p, size_t n, const struct mp_site *site, const void *ra)
   return realloc_ours (t, c, p, old, slack, n, e, ra);
 }
 
-/* realloc_failed for realloc_as, which took P's slack out of
+/* realloc_failed for realloc_call, which took P's slack out of
    bytesSlack before the call: it is put back, read from P's chunk,
    which the failure left as it was.  */
 static void * __attribute__ ((noinline))
@@ -930,14 +947,81 @@ realloc_fast_failed (struct mp_site_counts *c, void *p, size_t old, size_t n)
   return realloc_failed (c, p, old, slack, n, NULL);
 }
 
+/* The sampling countdown of T after a realloc from OLD to N bytes,
+   negative if a sample is due in the words it adds.  */
+static inline __attribute__ ((always_inline)) int64_t
+realloc_left (struct mp_thread *t, size_t old, size_t n)
+{
+  return mp_get_counter (&t->sample_left) - (int64_t) grown_words (old, n);
+}
+
+/* realloc_as's call of the allocator, for P, an untracked block of ours
+   of OLD bytes and SLACK, to N bytes at a site whose counters in the
+   calling thread are C, called from RA: apart, so that the path that makes no call saves no registers.  A
+   result that is not a block of the same kind with a slack the tag can
+   hold, a sample due in the words the realloc adds, or a failure, goes
+   on to the general path's parts, which count the same.  P's slack
+   leaves bytesSlack before the call, so that it need not be kept
+   across it (the parts are told 0).  */
+static void * __attribute__ ((noinline))
+realloc_call (void *p, size_t n, struct mp_site_counts *c, size_t old,
+              uint64_t slack, const void *ra)
+{
+  struct mp_thread *t = mp_fast_tls;
+  /* Untagged first, as untag_block does: a block the allocator frees
+     keeps no tag.  */
+  memset ((char *) p + old + slack, 0, sizeof (uint64_t));
+  /* OLD, opaque from here: otherwise GCC keeps the usable size and the
+     slack across the call, to derive it again after.  */
+  __asm__ ("" : "+r" (old));
+  mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
+  mp_own_add (&t->bytes_slack, -(int64_t) slack);   /* see above */
+  void *q = SYS_HOT (realloc, (p, n + TRAILER));
+  if (MP_UNLIKELY (q == NULL))
+    return realloc_fast_failed (c, p, old, n);
+  size_t h = *(const size_t *) ((uintptr_t) q - sizeof (size_t));
+  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
+  uint64_t new_slack = usable - n;
+  int64_t left = realloc_left (t, old, n);
+  size_t in_place = p == q;
+  if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
+    return realloc_done (t, c, q, in_place, old, 0, n, ra);
+  uint64_t tag = make_tag (q, new_slack);
+  memcpy ((char *) q + usable, &tag, sizeof tag);
+  atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
+  mp_count_realloc (c, in_place, old, n);
+  mp_note_alloc (t, (int64_t) n - (int64_t) old, (int64_t) new_slack);
+  return q;
+}
+
+/* Whether the allocator's realloc of a block of ROOM bytes before its
+   tag to N bytes would return it as it is, its chunk untouched: N fits,
+   and what is left is too small to split off.  glibc's chunk is ROOM
+   + TRAILER bytes and a header word, a multiple of 2 words; it keeps
+   N + TRAILER and a header word, rounded up to 2 words, and splits off
+   a tail of MINSIZE (4 words) or more: with ROOM - N below 4 words, the
+   tail is too.  Only glibc's own realloc is known to; the program's,
+   if it has one, is called.  */
+static inline __attribute__ ((always_inline)) int
+realloc_untouched (size_t room, size_t n)
+{
+#ifdef MP_ASAN
+  (void) room;
+  (void) n;
+  return 0;
+#else
+  return room - n < 4 * sizeof (size_t)
+         && atomic_load_explicit (&sys_realloc, memory_order_relaxed)
+            == __libc_realloc;
+#endif
+}
+
 /* realloc of P to N at SITE, called from RA (RA_HERE: the caller's),
    with a fast path for the common case: P an untracked block of ours in
-   a glibc chunk of its own, N neither 0 nor too big, the site numbered;
-   and, once the allocator has returned, a block Q of the same kind with
-   a slack the tag can hold and no sample due in the words it adds.
-   Anything else, or a failure, goes on to the general path's parts,
-   which count the same.  P's slack leaves bytesSlack before the call,
-   so that it need not be kept across it (the parts are told 0).  */
+   a glibc chunk of its own, N neither 0 nor too big, the site numbered,
+   no sample due in the words the realloc adds.  When the allocator
+   would return P untouched (realloc_untouched), the path makes no call:
+   the block is retagged where it is.  Else realloc_call calls it.  */
 static inline __attribute__ ((always_inline)) void *
 realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
 {
@@ -952,33 +1036,25 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
                    || (id = __atomic_load_n (&site->id,
                                              __ATOMIC_ACQUIRE)) == 0))
     return realloc_slow (p, n, site, CALLER (ra));
-  /* Untagged first, as untag_block does: a block the allocator frees
-     keeps no tag.  */
-  memset ((char *) p + old + slack, 0, sizeof (uint64_t));
-  /* OLD, opaque from here: otherwise GCC keeps the usable size and the
-     slack across the call, to derive it again after.  */
-  __asm__ ("" : "+r" (old));
+  /* Opaque from here: otherwise GCC keeps fast_block's usable size and
+     tag address, and runs out of registers that need no saving.  */
+  __asm__ ("" : "+r" (old), "+r" (slack));
+  size_t room = old + slack;
   struct mp_site_counts *c = mp_counts_of (t, id);
-  mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
-  mp_own_add (&t->bytes_slack, -(int64_t) slack);   /* see above */
-  void *q = SYS_HOT (realloc, (p, n + TRAILER));
-  if (MP_UNLIKELY (q == NULL))
-    return realloc_fast_failed (c, p, old, n);
-  size_t h = *(const size_t *) ((uintptr_t) q - sizeof (size_t));
-  size_t usable = (h & ~(size_t) 7) - sizeof (size_t) - TRAILER;
-  uint64_t new_slack = usable - n;
-  uint64_t grown = mp_words (n) > mp_words (old) ? mp_words (n) - mp_words (old)
-                                                 : 0;
-  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) grown;
-  size_t in_place = p == q;
-  if (MP_UNLIKELY ((h & 2) != 0 || new_slack > SLACK_MASK || left < 0))
-    return realloc_done (t, c, q, in_place, old, 0, n, CALLER (ra));
-  uint64_t tag = make_tag (q, new_slack);
-  memcpy ((char *) q + usable, &tag, sizeof tag);
+  if (MP_UNLIKELY (!realloc_untouched (room, n)))
+    return realloc_call (p, n, c, old, slack, CALLER (ra));
+  int64_t left;
+  if (MP_UNLIKELY ((left = realloc_left (t, old, n)) < 0))
+    return realloc_slow (p, n, site, CALLER (ra));
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
-  mp_count_realloc (c, in_place, old, n);
-  mp_note_alloc (t, (int64_t) n - (int64_t) old, (int64_t) new_slack);
-  return q;
+  uint64_t tag = make_tag (p, room - n);
+  memcpy ((char *) p + room, &tag, sizeof tag);
+  mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
+  mp_count_realloc (c, 1, old, n);
+  mp_own_add (&t->bytes_slack, (int64_t) old - (int64_t) n);
+  if (MP_UNLIKELY (used_fast (t, (int64_t) n - (int64_t) old)))
+    return flush_used (p);
+  return p;
 }
 
 void *

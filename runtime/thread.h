@@ -222,22 +222,26 @@ static inline __attribute__ ((always_inline)) void
 mp_count_realloc (struct mp_site_counts *c, size_t in_place, size_t old,
                   size_t n)
 {
-  size_t kept = old < n ? old : n;
   mp_own_add (&c->c[SC_NUM_REALLOCATE_OK], 1);
   mp_own_add (&c->c[SC_NUM_REALLOCATE_IN_PLACE], in_place);
-  /* IN_PLACE, 0 or 1, picks the counter: no select to compute.  */
+  /* IN_PLACE, 0 or 1, picks the counter of the bytes kept: no select
+     to compute; nor for the bytes, OLD or N, in the branches.  */
   _Static_assert (SC_BYTES_NOT_MOVED == SC_BYTES_MOVED + 1,
                   "bytesNotMoved follows bytesMoved");
-  mp_own_add (&c->c[SC_BYTES_MOVED + in_place], (int64_t) kept);
+  mp_counter *kept = &c->c[SC_BYTES_MOVED + in_place];
   if (n > old)
     {
+      mp_own_add (kept, (int64_t) old);
       mp_own_add (&c->c[SC_NUM_EXPAND], 1);
       mp_own_add (&c->c[SC_NUM_EXPAND_OK], in_place);
       mp_own_add (&c->c[SC_BYTES_EXPANDED], (int64_t) (n - old));
       mp_own_add (&c->c[SC_BYTES_ALLOCATED], (int64_t) (n - old));
     }
   else
-    mp_own_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
+    {
+      mp_own_add (kept, (int64_t) n);
+      mp_own_add (&c->c[SC_BYTES_CONTRACTED], (int64_t) (old - n));
+    }
 }
 
 /* Set T's young log's limit (struct mp_young) after a change to what

@@ -4,7 +4,10 @@
    growing, moving and shrinking; a failure, which leaves the block
    intact and ours; a size of 0, a free; a block that the allocator returns mmapped; growth
    that makes a new peak of bytesUsed; and growth with a sample due, the
-   block then tracked until its free.  */
+   block then tracked until its free.  A realloc that glibc's would do
+   in place, the chunk untouched (no call is made then), too: growth
+   into the slack and a small shrink, with a sample due or not; a
+   larger shrink, which glibc's splits, still calls it.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11" } */
 /* { dg-set-target-env-var ASAN_OPTIONS "allocator_may_return_null=1" } */
@@ -59,6 +62,27 @@ check_reallocs (unsigned line, struct reallocs want)
   CHECK_EQ (s.s.bytesNotMoved, want.not_moved);
   if (mpt_failures != before)
     fprintf (stderr, "  (the realloc at line %u)\n", line);
+}
+
+/* What the realloc site at LINE counts when each of its ROUNDS calls
+   grew a block from OLD to N bytes, IN_PLACE of them in place.  */
+static void
+check_grown (unsigned line, int in_place, long old, long n)
+{
+  check_reallocs (line, (struct reallocs) {
+      .calls = ROUNDS, .ok = ROUNDS, .in_place = in_place, .expand = ROUNDS,
+      .expand_ok = in_place, .expanded = ROUNDS * (n - old),
+      .not_moved = in_place * old, .moved = (ROUNDS - in_place) * old });
+}
+
+/* The same for blocks shrunk from OLD to N bytes.  */
+static void
+check_shrunk (unsigned line, int in_place, long old, long n)
+{
+  check_reallocs (line, (struct reallocs) {
+      .calls = ROUNDS, .ok = ROUNDS, .in_place = in_place,
+      .contracted = ROUNDS * (old - n), .not_moved = in_place * n,
+      .moved = (ROUNDS - in_place) * n });
 }
 
 /* What the site at LINE counts: CALLS frees of our blocks, of BYTES.  */
@@ -124,20 +148,9 @@ grow_and_shrink (void)
   CHECK_EQ (shrink_in_place, ROUNDS);
 #endif
 
-  check_reallocs (l_grow, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = grow_in_place,
-      .expand = ROUNDS, .expand_ok = grow_in_place,
-      .expanded = ROUNDS * 76, .not_moved = grow_in_place * 24,
-      .moved = (ROUNDS - grow_in_place) * 24 });
-  check_reallocs (l_move, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = move_in_place,
-      .expand = ROUNDS, .expand_ok = move_in_place,
-      .expanded = ROUNDS * 2900, .not_moved = move_in_place * 100,
-      .moved = (ROUNDS - move_in_place) * 100 });
-  check_reallocs (l_shrink, (struct reallocs) {
-      .calls = ROUNDS, .ok = ROUNDS, .in_place = shrink_in_place,
-      .contracted = ROUNDS * 2960, .not_moved = shrink_in_place * 40,
-      .moved = (ROUNDS - shrink_in_place) * 40 });
+  check_grown (l_grow, grow_in_place, 24, 100);
+  check_grown (l_move, move_in_place, 100, 3000);
+  check_shrunk (l_shrink, shrink_in_place, 3000, 40);
 
   struct mpt_site s = SITE (l_theirs);
   CHECK_EQ (s.s.numForeignDeallocate, ROUNDS);
@@ -151,7 +164,10 @@ grow_and_shrink (void)
 
 /* A realloc that fails leaves the block as it was: its contents, and
    ours, freed as ours.  So does one whose size, with the tag's, does
-   not fit in a size_t.  */
+   not fit in a size_t, which the fast path must not take: wrapped, it
+   would reach the allocator as 0, a free.  (The block is of 30 bytes:
+   in the chunk of one of 10, that size would look like one that fits,
+   for which the fast path calls no allocator.)  */
 static void
 failing (void)
 {
@@ -159,7 +175,7 @@ failing (void)
   struct mp_alloc_stats g0 = stats (), g;
   for (int i = 0; i < ROUNDS; i++)
     {
-      char *p = malloc (10);
+      char *p = malloc (30);
       memcpy (p, "012345678", 10);
       errno = 0;
       CHECK (realloc (p, too_big) == NULL); l_fail = __LINE__;
@@ -170,13 +186,13 @@ failing (void)
       CHECK (strcmp (p, "012345678") == 0);
       CHECK_EQ (malloc_usable_size (p) >= 10, 1);
       g = stats ();
-      CHECK_EQ (g.bytesUsed - g0.bytesUsed, 10);
+      CHECK_EQ (g.bytesUsed - g0.bytesUsed, 30);
       free (p); l_free = __LINE__;
     }
   struct reallocs failed = { .calls = ROUNDS, .expand = ROUNDS };
   check_reallocs (l_fail, failed);
   check_reallocs (l_overflow, failed);
-  check_frees (l_free, ROUNDS, ROUNDS * 10);
+  check_frees (l_free, ROUNDS, ROUNDS * 30);
   g = stats ();
   CHECK_EQ (g.bytesUsed, g0.bytesUsed);
   CHECK_EQ (g.bytesSlack, g0.bytesSlack);
@@ -229,6 +245,57 @@ into_mmap (void)
   CHECK_EQ (g.bytesSlack, g0.bytesSlack);
 }
 
+/* Growth into the slack of the chunk, then a shrink too small for
+   glibc's realloc to split the chunk: both in place, made without a
+   call, the tag moved.  A shrink by more than 4 words is glibc's to
+   make: the chunk is split, its usable size falls.  */
+static void
+untouched (void)
+{
+  unsigned l_grow = 0, l_shrink = 0, l_split = 0, l_free = 0;
+  int grow_in_place = 0, shrink_in_place = 0;
+  struct mp_alloc_stats g0 = stats (), g;
+  for (int i = 0; i < ROUNDS; i++)
+    {
+      char *p = malloc (8);
+      memcpy (p, "0123456", 8);
+      char *q = realloc (p, 16); l_grow = __LINE__;
+      grow_in_place += q == p;
+      CHECK (strcmp (q, "0123456") == 0);
+      size_t usable = malloc_usable_size (q);
+      CHECK (usable >= 16);
+      g = stats ();
+      CHECK_EQ (g.bytesUsed - g0.bytesUsed, 16);
+      CHECK_EQ (g.bytesSlack - g0.bytesSlack, usable - 16);
+      char *r = realloc (q, 12); l_shrink = __LINE__;
+      shrink_in_place += r == q;
+      g = stats ();
+      CHECK_EQ (g.bytesUsed - g0.bytesUsed, 12);
+      CHECK_EQ (g.bytesSlack - g0.bytesSlack, malloc_usable_size (r) - 12);
+#ifndef __SANITIZE_ADDRESS__
+      CHECK_EQ (malloc_usable_size (r), usable);
+#endif
+      char *big = malloc (200);
+      char *s = realloc (big, 100); l_split = __LINE__;
+      CHECK (malloc_usable_size (s) < 100 + 4 * sizeof (size_t));
+      free (s);
+      free (r); l_free = __LINE__;
+      g = stats ();
+      CHECK_EQ (g.bytesUsed, g0.bytesUsed);
+      CHECK_EQ (g.bytesSlack, g0.bytesSlack);
+    }
+#ifndef __SANITIZE_ADDRESS__
+  CHECK_EQ (grow_in_place, ROUNDS);
+  CHECK_EQ (shrink_in_place, ROUNDS);
+#endif
+  check_grown (l_grow, grow_in_place, 8, 16);
+  check_shrunk (l_shrink, shrink_in_place, 16, 12);
+  struct mpt_site s = SITE (l_split);
+  CHECK_EQ (s.s.numReallocateOK, ROUNDS);
+  CHECK_EQ (s.s.bytesContracted, ROUNDS * 100);
+  check_frees (l_free, ROUNDS, ROUNDS * 12);
+}
+
 /* Growth to a new high tide, round after round, on the heap.  */
 static void
 new_peaks (void)
@@ -249,6 +316,7 @@ new_peaks (void)
 }
 
 static volatile int allocs, deallocs, bad;
+static volatile size_t grown;	/* the words the realloc adds */
 static char meta;
 
 static void *
@@ -256,7 +324,7 @@ on_alloc (const struct mp_allocation *a, void *data)
 {
   (void) data;
   allocs++;
-  bad += a->n_samples != 99;	/* the words the realloc added */
+  bad += a->n_samples != grown;
   return &meta;
 }
 
@@ -268,17 +336,20 @@ on_dealloc (void *m, void *data)
   deallocs++;
 }
 
-/* An untracked block grown while every word is sampled: the words added
-   are a sample, and the block is tracked from then on.  */
+/* An untracked block grown while every word is sampled, to N bytes:
+   the words added are a sample, and the block is tracked from then on.
+   Into the slack of its chunk too (N 16), where no call is made.  */
 static void
-sampled (void)
+sampled (size_t n)
 {
+  allocs = deallocs = 0;
+  grown = n / 8 - 1;
   for (int i = 0; i < ROUNDS; i++)
     {
       char *p = malloc (8);	/* sampling is off */
       mpt_start (1, (struct mp_tracker) { .alloc_major = on_alloc,
 					  .dealloc_major = on_dealloc });
-      char *q = realloc (p, 800);
+      char *q = realloc (p, n);
       CHECK_EQ (allocs, i + 1);
       CHECK_EQ (deallocs, i);
       free (q);
@@ -295,8 +366,10 @@ main (void)
   failing ();
   to_zero ();
   into_mmap ();
+  untouched ();
   new_peaks ();
-  sampled ();
+  sampled (800);
+  sampled (16);
   return mpt_done ();
 }
 
