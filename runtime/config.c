@@ -334,6 +334,35 @@ warn_item (const char *text, size_t len, const char *key, size_t klen,
     warn ("MEMPROF: '%s' has no value (ignored)", shown (text, len, a));
 }
 
+/* Two outputs that one path names would each replace the other's file
+   as it is written: the later in this list is dropped, with a warning.
+   The JSON and the page may share a path: the page holds the report
+   (output.c).  */
+static void
+distinct_paths (struct mp_config *cfg, mp_warn_fn *warn)
+{
+  struct { const char *key; char **path; } outs[] = {
+    { "report", &cfg->report_path }, { "eventlog", &cfg->eventlog_path },
+    { "pprof", &cfg->pprof_path }, { "folded", &cfg->folded_path },
+    { "json", &cfg->json_path }, { "html", &cfg->html_path }
+  };
+  size_t n = sizeof outs / sizeof outs[0];
+  for (size_t j = 1; j < n; j++)
+    for (size_t i = 0; i < j && *outs[j].path != NULL; i++)
+      if (*outs[i].path != NULL && **outs[i].path != '\0'
+          && strcmp (*outs[i].path, *outs[j].path) == 0
+          && !(i == n - 2 && j == n - 1))
+        {
+          char a[72];
+          warn ("MEMPROF: %s and %s name the same file '%s': no %s written",
+                outs[i].key, outs[j].key,
+                shown (*outs[j].path, strlen (*outs[j].path), a),
+                outs[j].key);
+          free (*outs[j].path);
+          *outs[j].path = NULL;
+        }
+}
+
 void
 mp_config_parse (const char *text, struct mp_config *cfg,
                  mp_preset_fn *preset, mp_warn_fn *warn)
@@ -356,6 +385,7 @@ mp_config_parse (const char *text, struct mp_config *cfg,
         }
       text += len + (text[len] == ',');
     }
+  distinct_paths (cfg, warn);
 }
 
 char *

@@ -288,12 +288,16 @@ unwound (struct pending *w)
 }
 
 /* A new of N bytes by the operator a call of OP reaches, asked for N +
-   MP_TRAILER bytes, while quiet; its block tagged and counted.  */
+   MP_TRAILER bytes, while quiet; its block tagged and counted.  Not
+   padded where blocks are not tagged (a malloc of the program's own,
+   ASan's among them): its delete, which cannot tell it ours, passes the
+   size as the program gives it, which a sized delete checks.  */
 static void *
 through_new (enum form op, size_t n, size_t align, const void *nt,
              const struct mp_site *site, const void *ra)
 {
-  size_t size = n > SIZE_MAX - MP_TRAILER ? SIZE_MAX : n + MP_TRAILER;
+  size_t pad = mp_libc_program_malloc () ? 0 : MP_TRAILER;
+  size_t size = n > SIZE_MAX - pad ? SIZE_MAX : n + pad;
   struct pending w __attribute__ ((cleanup (unwound))) = { site, n, ra, 1 };
   mp_quiet_begin ();
   void *p = call_new (op, real_of (op), size, align, nt);

@@ -1052,7 +1052,9 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   mp_own_add (&c->c[SC_NUM_REALLOCATE], 1);
   mp_count_realloc (c, 1, old, n);
   mp_own_add (&t->bytes_slack, (int64_t) old - (int64_t) n);
-  if (MP_UNLIKELY (used_fast (t, (int64_t) n - (int64_t) old)))
+  /* A shrink flushes far below the last flush, as a free does.  */
+  if (MP_UNLIKELY (used_fast (t, (int64_t) n - (int64_t) old)
+                   || mp_own_get (&t->used_delta) < -MP_USED_FLUSH))
     return flush_used (p);
   return p;
 }

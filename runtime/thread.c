@@ -90,6 +90,7 @@ thread_exit (void *arg)
     GC_unregister_my_thread ();
   t->gc_registered = MP_GC_UNKNOWN;
   t->user_site = NULL;
+  t->guest_site = NULL;         /* a VM thread may end inside a procedure */
   mp_callback_abandon (t);      /* the thread may exit from a callback */
   mp_eventlog_thread_exit ();
   mp_self_tls = mp_gc_tls = NULL;

@@ -306,7 +306,11 @@ void mp_sum_used_apart (void (*fn) (void *arg), void *arg);
 
 #define MP_USED_FLUSH ((int64_t) 1 << 20)
 
-/* Account N more bytes in use by T, SLACK of them the allocator's.  */
+/* Account N more bytes in use by T, SLACK of them the allocator's.  N
+   is negative for a realloc that shrinks, which flushes far below the
+   last flush as mp_note_free does: a delta left to fall without bound
+   would have another thread's flush take a peak that T's frees had
+   already undone (bytesHighTide too high).  */
 static inline __attribute__ ((always_inline)) void
 mp_note_alloc (struct mp_thread *t, int64_t n, int64_t slack)
 {
@@ -318,6 +322,8 @@ mp_note_alloc (struct mp_thread *t, int64_t n, int64_t slack)
       if (MP_UNLIKELY (d > MP_USED_FLUSH))
         mp_flush_used (t);
     }
+  else if (MP_UNLIKELY (d < -MP_USED_FLUSH))
+    mp_flush_used (t);
   mp_own_add (&t->bytes_slack, slack);
 }
 
