@@ -54,6 +54,7 @@
 #include "control.h"
 #include "sample.h"
 #include "profile.h"
+#include "generations.h"
 
 #include "gcweak.h"
 
@@ -64,6 +65,7 @@ static const fork_step_fn locks[] = {
   mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
   mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,
   mp_guest_fork, mp_foreign_fork, mp_callstack_fork, mp_eventlog_fork,
+  mp_gc_setup_fork,
 };
 
 #define N_LOCKS (sizeof locks / sizeof locks[0])
