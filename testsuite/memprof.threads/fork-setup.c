@@ -19,10 +19,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
+#include "../lib/mprounds.h"
 
 #define ROUNDS 200
 #define FORKS 64
@@ -33,26 +31,29 @@ static atomic_int go, done;
 static void *
 work (void *arg)
 {
-  (void) arg;
   while (!atomic_load (&go))
     ;
   sink = GC_MALLOC (16);
   atomic_store (&done, 1);
-  return NULL;
+  return arg;
+}
+
+/* A round that hangs is killed with its children, which would keep
+   the test's output open.  */
+static void
+hung (int sig)
+{
+  static const char why[] = "a round hung\n";
+  (void) sig;
+  if (write (2, why, sizeof why - 1) < 0)
+    {
+      /* killed all the same */
+    }
+  kill (0, SIGKILL);
 }
 
 /* The children forked by one round, back to back, and reaped after:
    0 if all of them could allocate.  */
-static void
-hung (int sig)
-{
-  (void) sig;
-  static const char why[] = "a round hung\n";
-  if (write (2, why, sizeof why - 1) >= 0)
-    kill (0, SIGKILL);          /* the round, and its children */
-  _exit (1);
-}
-
 static int
 round_in_child (void)
 {
@@ -78,12 +79,7 @@ round_in_child (void)
       usleep (0);
     }
   for (int i = 0; i < n; i++)
-    {
-      int status;
-      if (pids[i] < 0 || waitpid (pids[i], &status, 0) != pids[i]
-          || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
-        bad = 1;
-    }
+    bad |= !mpt_exits_ok (pids[i]);
   pthread_join (th, NULL);
   return bad;
 }
@@ -91,20 +87,7 @@ round_in_child (void)
 int
 main (void)
 {
-  int bad = 0;
-  for (int r = 0; r < ROUNDS; r++)
-    {
-      fflush (NULL);
-      pid_t pid = fork ();
-      if (pid == 0)
-        _exit (round_in_child ());
-      int status;
-      if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status)
-          || WEXITSTATUS (status) != 0)
-        bad++;
-    }
-  printf ("%d of %d rounds failed\n", bad, ROUNDS);
-  return bad != 0;
+  return mpt_rounds (ROUNDS, round_in_child) != 0;
 }
 
 /* { dg-output "(^|\n)0 of 200 rounds failed\n" } */

@@ -18,10 +18,7 @@
 #include <gc.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include "../lib/mprounds.h"
 #include "../lib/mpwatchdog.h"
 
 #define ROUNDS 50
@@ -44,7 +41,7 @@ work (void *arg)
   return NULL;
 }
 
-static void
+static int
 round_in_child (void)
 {
   mpt_watchdog (2, "a round hung\n");
@@ -57,26 +54,13 @@ round_in_child (void)
     GC_gcollect ();
   for (int i = 0; i < WORKERS; i++)
     pthread_join (th[i], NULL);
-  _exit (0);
+  return 0;
 }
 
 int
 main (void)
 {
-  int bad = 0;
-  for (int r = 0; r < ROUNDS; r++)
-    {
-      fflush (NULL);
-      pid_t pid = fork ();
-      if (pid == 0)
-        round_in_child ();
-      int status;
-      if (pid < 0 || waitpid (pid, &status, 0) != pid || !WIFEXITED (status)
-          || WEXITSTATUS (status) != 0)
-        bad++;
-    }
-  printf ("%d of %d rounds failed\n", bad, ROUNDS);
-  return bad != 0;
+  return mpt_rounds (ROUNDS, round_in_child) != 0;
 }
 
 /* { dg-output "(^|\n)0 of 50 rounds failed\n" } */
