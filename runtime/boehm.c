@@ -17,6 +17,24 @@
 
 #include "gcweak.h"
 
+/* Register T, the calling thread, with Boehm unless the setup did
+   (BY_SETUP) or the program did.  */
+static void
+register_thread (struct mp_thread *t, int by_setup)
+{
+  t->gc_registered = by_setup ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
+  if (!GC_thread_is_registered ())
+    {
+      struct GC_stack_base sb;
+      if (GC_get_stack_base (&sb) == GC_SUCCESS
+          && GC_register_my_thread (&sb) == GC_SUCCESS)
+        t->gc_registered = MP_GC_REGISTERED_BY_US;
+      else
+        mp_warn ("cannot register this thread with Boehm GC");
+    }
+  mp_young_gate (t);
+}
+
 /* A thread that Boehm does not know (created without gc.h's pthread
    redirection) is registered on its first GC allocation; thread.c
    unregisters it at exit.  Not while the setup may not run in it
@@ -27,19 +45,7 @@ gc_thread_setup (struct mp_thread *t)
   int saved = errno;     /* starting Boehm must not show in errno */
   int by_setup = mp_gc_setup ();
   if (by_setup >= 0)
-    {
-      t->gc_registered = by_setup ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
-      if (!GC_thread_is_registered ())
-        {
-          struct GC_stack_base sb;
-          if (GC_get_stack_base (&sb) == GC_SUCCESS
-              && GC_register_my_thread (&sb) == GC_SUCCESS)
-            t->gc_registered = MP_GC_REGISTERED_BY_US;
-          else
-            mp_warn ("cannot register this thread with Boehm GC");
-        }
-      mp_young_gate (t);
-    }
+    register_thread (t, by_setup);
   errno = saved;
 }
 

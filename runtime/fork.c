@@ -60,7 +60,8 @@
 
 typedef void (*fork_step_fn) (enum mp_fork_step step);
 
-/* In the order they are taken.  */
+/* In the order they are taken.  The last takes none: the child makes
+   the GC setup's lock again (generations.c).  */
 static const fork_step_fn locks[] = {
   mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
   mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,

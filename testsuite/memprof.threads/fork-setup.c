@@ -59,7 +59,7 @@ round_in_child (void)
 {
   setpgid (0, 0);
   signal (SIGALRM, hung);
-  alarm (2);
+  alarm (5);
   pthread_t th;
   pid_t pids[FORKS];
   int n = 0, bad = 0;

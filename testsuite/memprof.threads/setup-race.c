@@ -44,7 +44,7 @@ work (void *arg)
 static int
 round_in_child (void)
 {
-  mpt_watchdog (2, "a round hung\n");
+  mpt_watchdog (5, "a round hung\n");
   GC_INIT ();
   pthread_t th[WORKERS];
   atomic_store (&running, WORKERS);
