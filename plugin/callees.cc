@@ -32,7 +32,7 @@ enum mp_sig
   SIG_I_QSS, SIG_P_SCI, SIG_P_PSCI, SIG_X_CCI, SIG_X_CSCI, SIG_S_P,
   SIG_P_SI, SIG_P_SSS, SIG_V_SIQ, SIG_V_PSU, SIG_V_F, SIG_F_,
   SIG_P_SR, SIG_P_SSR, SIG_V_PS, SIG_V_PSS, SIG_V_PR, SIG_V_PSR,
-  SIG_V_PFPGQ,
+  SIG_V_PFPGQ, SIG_V_,
   SIG_COUNT
 };
 
@@ -42,7 +42,7 @@ static const char *const mp_sig_spelling[SIG_COUNT] =
   "IQSS", "PSCI", "PPSCI", "XCCI", "XCSCI", "SP",
   "PSI", "PSSS", "VSIQ", "VPSU", "VF", "F",
   "PSR", "PSSR", "VPS", "VPSS", "VPR", "VPSR",
-  "VPFPGQ"
+  "VPFPGQ", "V"
 };
 
 /* glibc declares its functions nothrow (__THROW); gc.h does not, and
@@ -149,6 +149,9 @@ static const struct mp_callee mp_callees[] =
   HOOK ("GC_register_finalizer_ignore_self", SIG_V_PFPGQ),
   HOOK ("GC_register_finalizer_no_order", SIG_V_PFPGQ),
   HOOK ("GC_register_finalizer_unreachable", SIG_V_PFPGQ),
+  /* What gc.h's GC_INIT calls, in every configuration: the runtime
+     sets itself up in the thread that starts Boehm (runtime/boehm.c).  */
+  HOOK ("GC_init", SIG_V_),
 
   /* C++'s replaceable allocation functions, by their mangled names
      (size_t is `m').  The plain and aligned new throw std::bad_alloc;

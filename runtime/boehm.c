@@ -17,14 +17,12 @@
 
 #include "gcweak.h"
 
-/* A thread that Boehm does not know (created without gc.h's pthread
-   redirection) is registered on its first GC allocation; thread.c
-   unregisters it at exit.  */
+/* Register T, the calling thread, with Boehm unless the setup did
+   (BY_SETUP) or the program did.  */
 static void
-gc_thread_setup (struct mp_thread *t)
+register_thread (struct mp_thread *t, int by_setup)
 {
-  int saved = errno;     /* starting Boehm must not show in errno */
-  t->gc_registered = mp_gc_setup () ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
+  t->gc_registered = by_setup ? MP_GC_REGISTERED_BY_US : MP_GC_READY;
   if (!GC_thread_is_registered ())
     {
       struct GC_stack_base sb;
@@ -35,7 +33,31 @@ gc_thread_setup (struct mp_thread *t)
         mp_warn ("cannot register this thread with Boehm GC");
     }
   mp_young_gate (t);
+}
+
+/* A thread that Boehm does not know (created without gc.h's pthread
+   redirection) is registered on its first GC allocation; thread.c
+   unregisters it at exit.  Not while the setup may not run in it
+   (generations.c's setup_safe): it stays unknown then.  */
+static void
+gc_thread_setup (struct mp_thread *t)
+{
+  int saved = errno;     /* starting Boehm must not show in errno */
+  int by_setup = mp_gc_setup ();
+  if (by_setup >= 0)
+    register_thread (t, by_setup);
   errno = saved;
+}
+
+/* GC_init, which gc.h's GC_INIT calls, rewritten by the plugin: Boehm
+   and our setup start in the thread that starts Boehm, and when it does.
+   Left to the first GC allocation, the setup would run in whichever
+   thread makes it, maybe while the starter is inside Boehm (a
+   collection the plugin does not see), before Boehm locks anything.  */
+MP_API void
+__mp_GC_init (void)
+{
+  mp_gc_self ();
 }
 
 /* Only a process that started without libgc gets here without it: a
@@ -60,6 +82,8 @@ mp_gc_self_slow (void)
   struct mp_thread *t = mp_self ();
   if (t->gc_registered == MP_GC_UNKNOWN)
     gc_thread_setup (t);
+  if (t->gc_registered == MP_GC_UNKNOWN)
+    return t;                   /* asked again at the next call */
   return mp_gc_tls = t;
 }
 

@@ -345,8 +345,10 @@ mp_callstack_fork (enum mp_fork_step step)
   atomic_store (&forking, 0);
 }
 
-/* Loading libunwind counts as a capture: a child forked meanwhile
-   would find unwinder_once under way forever.  */
+/* Loading libunwind counts as a capture, which a fork waits for: in a
+   child forked meanwhile, glibc's pthread_once would not wait for the
+   call that a thread of the parent had under way, but run find_unwinder
+   again, over what that call had half made.  */
 static int
 unwind (uintptr_t *buf, size_t max)
 {

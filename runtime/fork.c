@@ -54,16 +54,19 @@
 #include "control.h"
 #include "sample.h"
 #include "profile.h"
+#include "generations.h"
 
 #include "gcweak.h"
 
 typedef void (*fork_step_fn) (enum mp_fork_step step);
 
-/* In the order they are taken.  */
+/* In the order they are taken.  The last takes none: the child makes
+   the GC setup's lock again (generations.c).  */
 static const fork_step_fn locks[] = {
   mp_control_fork, mp_finalise_fork, mp_tracked_fork, mp_profile_fork,
   mp_timeline_fork, mp_sample_fork, mp_sites_fork, mp_symbols_fork,
   mp_guest_fork, mp_foreign_fork, mp_callstack_fork, mp_eventlog_fork,
+  mp_gc_setup_fork,
 };
 
 #define N_LOCKS (sizeof locks / sizeof locks[0])

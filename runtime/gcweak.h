@@ -53,6 +53,7 @@
   X (GC_get_free_space_divisor) X (GC_get_heap_size) \
   X (GC_get_java_finalization) X (GC_get_kind_and_size) \
   X (GC_get_on_collection_event) X (GC_get_on_heap_resize) \
+  X (GC_get_parallel) \
   X (GC_get_stack_base) X (GC_get_start_callback) X (GC_get_version) \
   X (GC_greatest_plausible_heap_addr) X (GC_init) X (GC_invoke_finalizers) \
   X (GC_is_heap_ptr) X (GC_is_incremental_mode) X (GC_is_init_called) \

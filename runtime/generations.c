@@ -110,9 +110,8 @@ static struct
    under the GC lock (resize callbacks run holding it).  */
 mp_counter mp_heap_chunks;
 
-static pthread_once_t setup_once = PTHREAD_ONCE_INIT;
-
-/* Set once Boehm is started: readers may then ask it about its heap.  */
+/* Set once Boehm is started and set up: readers may then ask it about
+   its heap.  */
 static atomic_int started;
 
 int
@@ -534,8 +533,11 @@ mp_gc_on_heap_resize (unsigned long new_size)
    GC_init registered it, and nobody but us will unregister it.  */
 static __thread int started_boehm;
 
+/* setup's steps, in order.  Each is safe to run again: a child forked
+   while another thread ran one runs it again (see setup).  */
+
 static void
-setup (void)
+start_boehm (void)
 {
   if (!GC_is_init_called ())
     {
@@ -543,33 +545,130 @@ setup (void)
       GC_set_handle_fork (-1);  /* its fork handlers, where it can */
     }
   GC_init ();
-  mp_roots_exclude_own ();
-  /* Threads the program creates without gc.h's redirection must be able
-     to register.  This has to happen now, while no other thread can be
-     inside Boehm: it makes Boehm lock its allocator (and start its
-     parallel markers), which it cannot switch on under a running
-     allocation.  */
+}
+
+/* Threads the program creates without gc.h's redirection must be able
+   to register.  This makes Boehm lock its allocator (and start its
+   parallel markers), which it cannot switch on under a running
+   allocation: setup_safe says when it may run.  */
+static void
+allow_threads (void)
+{
   GC_allow_register_threads ();
-  mp_hooks_install (0);
-  mp_marks_setup ();
-  /* Boehm's initial heap was made by GC_init, before we could see it.  */
-  mp_add (&mp_heap_chunks, 1);
+}
+
+/* Boehm's initial heap was made by GC_init, before we could see it.  A
+   store, not an addition, so that it may run again; before our hooks,
+   which count the growths.  */
+static void
+count_initial_heap (void)
+{
+  atomic_store (&mp_heap_chunks, 1);
   atomic_store (&heap_seen, GC_get_heap_size ());
-  mp_control_boehm_setup ();
+}
+
+static void
+install_hooks (void)
+{
+  mp_hooks_install (0);
+}
+
+static void (*const setup_steps[]) (void) = {
+  start_boehm, allow_threads, mp_roots_exclude_own, count_initial_heap,
+  install_hooks, mp_marks_setup, mp_control_boehm_setup,
+};
+
+#define SETUP_STEPS (sizeof setup_steps / sizeof setup_steps[0])
+
+/* The setup's lock, and the steps it has done.  A thread running the
+   setup when the process forks is not in the child, which makes the
+   lock again (mp_gc_setup_fork) and goes on from the step that thread
+   was in: glibc's pthread_once, which the setup ran under before, runs
+   the whole function again in such a child, and Boehm aborted on the
+   roots excluded twice.  Nor may a fork wait for the setup: Boehm's
+   prepare handler, which runs before ours, holds the lock the setup
+   needs.  */
+static pthread_mutex_t setup_lock = PTHREAD_MUTEX_INITIALIZER;
+static size_t steps_done;
+
+static void
+setup (void)
+{
+  for (; steps_done < SETUP_STEPS; steps_done++)
+    setup_steps[steps_done] ();
   atomic_store_explicit (&started, 1, memory_order_release);
+}
+
+/* Whether the setup may run in this thread.  Boehm that the program
+   started itself (in code built without the plugin, or before the
+   runtime) and did not make multi-threaded yet takes no lock: the
+   thread that started it, the only one it knows, may be inside it, and
+   the setup's calls would race with it.  That thread alone may run the
+   setup then.  Boehm multi-threaded runs its parallel markers, where it
+   has them (more than one core, GC_MARKERS unset or above 1): without
+   them, it cannot tell, and only a thread that Boehm knows may.  */
+static int
+setup_safe (void)
+{
+  return steps_done > 0 || !GC_is_init_called () || GC_get_parallel ()
+         || GC_thread_is_registered ();
+}
+
+static void
+setup_refused (void)
+{
+  static atomic_int warned;
+  if (!atomic_exchange (&warned, 1))
+    mp_warn ("Boehm GC was started by code built without memprof, and a "
+             "thread it does not know allocates on its heap: memprof cannot "
+             "register that thread while Boehm is not set up for threads; "
+             "build the call of GC_INIT with memprof, or call "
+             "GC_allow_register_threads after it");
 }
 
 /* Start Boehm and our accounting, once.  Return 1 if the calling thread
    is one that Boehm registered while starting and that we must
-   unregister when it exits.  */
+   unregister when it exits, 0 if not, and -1 if the setup may not run
+   in this thread yet (setup_safe): not registered, it is asked again
+   at its next call.  */
 int
 mp_gc_setup (void)
 {
+  if (mp_gc_started ())
+    return started_boehm;
   mp_quiet_begin ();            /* Boehm's allocations (its markers' TLS)
                                    are not the program's */
-  pthread_once (&setup_once, setup);
+  pthread_mutex_lock (&setup_lock);
+  int safe = mp_gc_started () || setup_safe ();
+  if (safe && !mp_gc_started ())
+    setup ();
+  pthread_mutex_unlock (&setup_lock);
   mp_quiet_end ();
+  if (!safe)
+    {
+      setup_refused ();
+      return -1;
+    }
   return started_boehm;
+}
+
+/* Boehm started before the runtime (by another library's constructor,
+   or by code built without the plugin): set up now, in the thread that
+   loads the runtime, which is the one Boehm knows, rather than at the
+   first GC allocation, in whichever thread makes it.  */
+void
+mp_gc_setup_if_started (void)
+{
+  if (mp_gc_linked () && GC_is_init_called ())
+    mp_gc_setup ();
+}
+
+/* See fork.c, and setup_lock above.  */
+void
+mp_gc_setup_fork (enum mp_fork_step step)
+{
+  if (step == MP_FORK_CHILD)
+    pthread_mutex_init (&setup_lock, NULL);
 }
 
 /* Owner only: see struct mp_young and thread.h's mp_young_gate.  */
@@ -799,6 +898,11 @@ log_out_of_memory (struct mp_thread *t, uint64_t words, uint64_t epoch)
 void
 mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
 {
+  /* A thread that the setup may not register yet (boehm.c's
+     gc_thread_setup) leaves its blocks out: no collection decides them
+     before the setup, and making room would call Boehm.  */
+  if (!mp_gc_started ())
+    return;
   struct mp_young *y = &t->young;
   /* Before any collection log_out_of_memory runs: the block lives
      through it, and is promoted by it (the counters say so; the

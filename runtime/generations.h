@@ -19,6 +19,8 @@ extern mp_counter mp_heap_chunks;
 extern mp_counter mp_young_unlogged, mp_young_unlogged_words;
 
 int mp_gc_setup (void);
+void mp_gc_setup_if_started (void);
+void mp_gc_setup_fork (enum mp_fork_step step);
 int mp_gc_started (void);
 void mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words);
 

@@ -32,6 +32,7 @@
 #include "fork.h"
 #include "control.h"
 #include "sample.h"
+#include "generations.h"
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 
@@ -104,4 +105,5 @@ __attribute__ ((constructor (101))) static void
 init_at_load (void)
 {
   mp_init ();
+  mp_gc_setup_if_started ();
 }

@@ -186,6 +186,17 @@ check_object (struct dl_phdr_info *info, size_t size, void *data)
   return 1;
 }
 
+/* Under Boehm's lock, as Boehm's own walks of the objects are: glibc
+   does not make dl_iterate_phdr's lock again in a child, which a fork
+   during a walk would leave held there, and Boehm's prepare handler
+   takes its lock before fork.  */
+static void *
+check_objects (void *s)
+{
+  dl_iterate_phdr (check_object, s);
+  return NULL;
+}
+
 static GC_has_static_roots_func *
 find_boehm_slot (void)
 {
@@ -207,7 +218,7 @@ find_boehm_slot (void)
   struct find_slot s = { (uintptr_t) f, (uintptr_t) f + 7 + disp, 0, 0 };
   if (s.slot % sizeof (void *) != 0)
     return NULL;
-  dl_iterate_phdr (check_object, &s);
+  GC_call_with_alloc_lock (check_objects, &s);
   return s.code_seen && s.slot_writable
          ? (GC_has_static_roots_func *) s.slot : NULL;
 #else
@@ -215,11 +226,21 @@ find_boehm_slot (void)
 #endif
 }
 
+/* Set before the first exclusion.  A child forked while another thread
+   was excluding cannot tell which ranges Boehm has, and Boehm aborts on
+   a range excluded twice: that child goes without the rest, its
+   collections scanning some of the runtime's data as roots.  */
+static int excluding;
+
 void
 mp_roots_exclude_own (void)
 {
-  exclude (__start_memprof_data, __stop_memprof_data);
-  exclude (__start_memprof_bss, __stop_memprof_bss);
+  if (!excluding)
+    {
+      excluding = 1;
+      exclude (__start_memprof_data, __stop_memprof_data);
+      exclude (__start_memprof_bss, __stop_memprof_bss);
+    }
   if (!mp_libc_program_malloc ())
     boehm_slot = find_boehm_slot ();
   if (boehm_slot != NULL)

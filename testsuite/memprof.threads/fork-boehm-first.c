@@ -64,13 +64,18 @@ numbered (long i)
   return &objects[i / CHUNK][i % CHUNK];
 }
 
+/* Boehm's GC_init, called where the plugin does not rewrite it (as
+   in a library built without memprof): the runtime's would start the
+   runtime first, and its own fork handling.  */
+static void (*volatile gc_init) (void) = GC_init;
+
 static void
 start_boehm (void)
 {
 #ifdef BY_HAND
   GC_set_handle_fork (0);
 #endif
-  GC_INIT ();
+  gc_init ();
 }
 
 #ifndef BOEHM_IN_MAIN
