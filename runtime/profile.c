@@ -324,6 +324,69 @@ mp_profile_guest_words (size_t *n)
   return words;
 }
 
+/* ---- unloading --------------------------------------------------------
+
+   A stack's return addresses into an object that dlclose unloads would
+   be named, at report time, after whatever is mapped there then.  So
+   its words are named before it goes, and once it is gone become the
+   words symbols.c gives for those names (unload.c).  A record changed
+   so keeps its slot under its old hash: no capture has its new words,
+   so no probe looks for it, and probes pass over it as over any other
+   record whose key differs.  */
+
+static int
+by_word (const void *a, const void *b)
+{
+  uintptr_t x = *(const uintptr_t *) a, y = *(const uintptr_t *) b;
+  return (x > y) - (x < y);
+}
+
+uintptr_t *
+mp_profile_words_in (uintptr_t lo, uintptr_t hi, size_t *n)
+{
+  size_t cap = 0;
+  uintptr_t *words = NULL;
+  *n = 0;
+  mp_profile_acquire ();
+  for (size_t i = 0; i < table_size; i++)
+    for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
+      {
+        uintptr_t w = table[i].stack->ras[k];
+        if (w - 1 - lo < hi - lo
+            && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
+          words[(*n)++] = w;
+      }
+  mp_profile_release ();
+  if (*n == 0)
+    return words;
+  qsort (words, *n, sizeof *words, by_word);
+  size_t d = 1;
+  for (size_t i = 1; i < *n; i++)
+    if (words[i] != words[d - 1])
+      words[d++] = words[i];
+  *n = d;
+  return words;
+}
+
+void
+mp_profile_replace (const struct mp_word_change *changes, size_t n)
+{
+  if (n == 0)
+    return;
+  uintptr_t lo = changes[0].from, hi = changes[n - 1].from;
+  mp_profile_acquire ();
+  for (size_t i = 0; i < table_size; i++)
+    for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
+      {
+        uintptr_t *w = &table[i].stack->ras[k];
+        size_t c = *w - lo <= hi - lo
+                   ? mp_count_at_most (changes, n, sizeof *changes, *w) : 0;
+        if (c > 0 && changes[c - 1].from == *w)
+          *w = changes[c - 1].to;
+      }
+  mp_profile_release ();
+}
+
 /* ---- the report ------------------------------------------------------- */
 
 int
