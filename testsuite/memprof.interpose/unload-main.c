@@ -1,13 +1,15 @@
 /* Run by interpose.exp, not as a dg test, with unload-lib.c's four
    objects: A (unload_a) and B (unload_b) in argv[1] and argv[2], C
-   (unload_c) in argv[3], D (unload_d) in argv[4].  A is loaded, called
-   here and in a thread that stays, and unloaded; B, loaded next, lands
-   where A was (else the program says so, and stops), and is called the
-   same way: its calls must make sites and frames of their own, A's
-   keep their names (interpose.exp reads the report).  C is opened
-   twice and D with RTLD_NODELETE, and called before and after a
-   dlclose that unloads neither: it retires nothing, and their calls
-   count at one site each.  */
+   (unload_c) in argv[3], D (unload_d) in argv[4].  First C, opened
+   twice, and D, with RTLD_NODELETE, are called (here and in a thread
+   that stays) before and after a dlclose that unloads neither: it
+   retires nothing, and their calls count at one site each.  Then A is
+   loaded, called, and unloaded; B, loaded next, lands where A was
+   (else the program says so, and stops), and is called the same way:
+   its calls must make sites and frames of their own, and A's keep their
+   names (interpose.exp reads the report).  Nothing is loaded after B,
+   so that the report names B's frames with the maps last read before
+   B was loaded.  */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -63,45 +65,96 @@ open_fn (const char *path, const char *name, int flags, void **handle)) (void)
   return fn;
 }
 
-int
-main (int argc, char **argv)
+/* How many sites allocated blocks of SIZE bytes only, and how many.  */
+struct by_size
 {
-  CHECK (argc == 5);
-  pthread_t t;
-  sem_init (&go, 0, 0);
-  sem_init (&done, 0, 0);
-  CHECK_EQ (pthread_create (&t, NULL, worker, NULL), 0);
-  void *a, *b, *c, *c2, *d;
-  void (*fa) (void) = open_fn (argv[1], "unload_a", 0, &a);
+  long long size, sites, calls;
+};
+
+static int
+count_size (const struct mp_site_info *i, void *data)
+{
+  struct by_size *c = data;
+  if (i->stats.numAllocate > 0
+      && i->stats.bytesAllocated == c->size * i->stats.numAllocate)
+    {
+      c->sites++;
+      c->calls += i->stats.numAllocate;
+    }
+  return 0;
+}
+
+/* CHECK that the calls of SIZE bytes made CALLS are at one site.  */
+static void
+check_one_site (long long size, long long calls)
+{
+  struct by_size c = { size, 0, 0 };
+  mp_site_foreach (count_size, &c);
+  CHECK_EQ (c.sites, 1);
+  CHECK_EQ (c.calls, calls);
+}
+
+/* C opened twice and D with RTLD_NODELETE, called before and after a
+   dlclose of each that unloads neither.  */
+static void
+keep_loaded (const char *c_path, const char *d_path)
+{
+  void *c, *c2, *d;
+  void (*fc) (void) = open_fn (c_path, "unload_c", 0, &c);
+  open_fn (c_path, "unload_c", 0, &c2);
+  void (*fd) (void) = open_fn (d_path, "unload_d", RTLD_NODELETE, &d);
+  if (fc == NULL || fd == NULL)
+    return;
+  call_twice (fc);
+  call_twice (fd);
+  CHECK_EQ (dlclose (c2), 0);
+  CHECK (loaded (c_path));
+  CHECK_EQ (dlclose (d), 0);
+  CHECK (loaded (d_path));
+  call_twice (fc);
+  call_twice (fd);
+  check_one_site (333, 4);
+  check_one_site (111, 4);
+}
+
+/* A called, unloaded, and B loaded where A was and called; 0, or -1 if
+   B is elsewhere.  */
+static int
+replace (const char *a_path, const char *b_path)
+{
+  void *a, *b;
+  void (*fa) (void) = open_fn (a_path, "unload_a", 0, &a);
   if (fa == NULL)
-    return mpt_done ();
+    return 0;
   call_twice (fa);
   CHECK_EQ (dlclose (a), 0);
-  CHECK (!loaded (argv[1]));
-  void (*fb) (void) = open_fn (argv[2], "unload_b", 0, &b);
+  CHECK (!loaded (a_path));
+  void (*fb) (void) = open_fn (b_path, "unload_b", 0, &b);
   if (fb != NULL && (void *) fb != (void *) fa)
     {
       printf ("unsupported: B at %p, not where A was (%p)\n", (void *) fb,
               (void *) fa);
-      return 0;
+      return -1;
     }
-  call_twice (fb);
+  if (fb != NULL)
+    call_twice (fb);
+  return 0;
+}
 
-  void (*fc) (void) = open_fn (argv[3], "unload_c", 0, &c);
-  open_fn (argv[3], "unload_c", 0, &c2);
-  void (*fd) (void) = open_fn (argv[4], "unload_d", RTLD_NODELETE, &d);
-  if (fc == NULL || fd == NULL)
+int
+main (int argc, char **argv)
+{
+  CHECK (argc == 5);
+  if (argc != 5)
     return mpt_done ();
-  call_twice (fc);
-  call_twice (fd);
-  CHECK_EQ (dlclose (c2), 0);
-  CHECK (loaded (argv[3]));
-  CHECK_EQ (dlclose (d), 0);
-  CHECK (loaded (argv[4]));
-  call_twice (fc);
-  call_twice (fd);
+  pthread_t t;
+  sem_init (&go, 0, 0);
+  sem_init (&done, 0, 0);
+  CHECK_EQ (pthread_create (&t, NULL, worker, NULL), 0);
+  keep_loaded (argv[3], argv[4]);
+  int rc = replace (argv[1], argv[2]);
   call = NULL;
   sem_post (&go);
   pthread_join (t, NULL);
-  return mpt_done ();
+  return rc ? 0 : mpt_done ();
 }
