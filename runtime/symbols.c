@@ -472,17 +472,25 @@ start (void)
   return 0;
 }
 
-/* The module of `dwfl' that holds PC, or NULL: none, one of an object
-   unloaded since, or one whose span does not hold PC, as libdwfl may
-   answer for an object loaded after the maps were reported.  */
+/* The module of `dwfl' whose span holds PC, or NULL: libdwfl may
+   answer with another for an object loaded after the maps were
+   reported.  */
 static Dwfl_Module *
-module_at (uintptr_t pc)
+module_holding (uintptr_t pc)
 {
   Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
   Dwarf_Addr low = 0, high = 0;
   if (m != NULL)
     mp_dw.dwfl_module_info (m, NULL, &low, &high, NULL, NULL, NULL, NULL);
-  return m != NULL && pc - low < high - low && !is_stale (m) ? m : NULL;
+  return m != NULL && pc - low < high - low ? m : NULL;
+}
+
+/* The same, but NULL for the module of an object unloaded since.  */
+static Dwfl_Module *
+module_at (uintptr_t pc)
+{
+  Dwfl_Module *m = module_holding (pc);
+  return m != NULL && !is_stale (m) ? m : NULL;
 }
 
 /* The maps are read again for an address outside the modules known,
@@ -832,8 +840,8 @@ mp_symbols_unloaded (uintptr_t lo, uintptr_t hi)
     atomic_fetch_add (&replacements, 1);
   if (dwfl != NULL)
     {
-      stale_module (mp_dw.dwfl_addrmodule (dwfl, lo));
-      stale_module (mp_dw.dwfl_addrmodule (dwfl, hi - 1));
+      stale_module (module_holding (lo));
+      stale_module (module_holding (hi - 1));
     }
   pthread_mutex_unlock (&lock);
   mp_quiet_end ();

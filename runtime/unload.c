@@ -94,7 +94,9 @@ dlclose (void *handle)
   struct span s = { 0, NULL, UINTPTR_MAX, 0 };
   uintptr_t *words = NULL;
   size_t n = 0;
-  if (dlinfo (handle, RTLD_DI_LINKMAP, &map) == 0)
+  /* The runtime's own calls, quiet, close handles of objects that stay
+     (cxx.c's), maybe under its locks.  */
+  if (mp_quiet == 0 && dlinfo (handle, RTLD_DI_LINKMAP, &map) == 0)
     {
       /* The link map goes with the object: a copy of its name.  */
       s.base = map->l_addr;
