@@ -7,7 +7,8 @@
    loaded, called, and unloaded; B, loaded next, lands where A was
    (else the program says so, and stops), and is called the same way:
    its calls must make sites and frames of their own, and A's keep their
-   names (interpose.exp reads the report).  Nothing is loaded after B,
+   names (interpose.exp reads the report); the tracker's call stacks name
+   each in its own function.  Nothing is loaded after B,
    so that the report names B's frames with the maps last read before
    B was loaded.  */
 
@@ -19,6 +20,31 @@
 
 static void (*volatile call) (void);
 static sem_t go, done;
+
+/* The function that the blocks sampled meanwhile must be allocated in,
+   as the tracker's call stacks name it, and how many were.  */
+static const char *volatile expect;
+static _Atomic int matched, mismatched;
+
+static void *
+note (const struct mp_allocation *a, void *data)
+{
+  (void) data;
+  struct mp_frame f;
+  const char *want = expect;
+  if (want == NULL)
+    return NULL;
+  if (mp_callstack_frame (a->callstack, 0, &f) == 0
+      && strcmp (f.function, want) == 0)
+    matched++;
+  else
+    {
+      fprintf (stderr, "a block of %s's in %s\n", want,
+               mp_callstack_length (a->callstack) ? f.function : "nothing");
+      mismatched++;
+    }
+  return NULL;
+}
 
 static void *
 worker (void *arg)
@@ -126,7 +152,9 @@ replace (const char *a_path, const char *b_path)
   void (*fa) (void) = open_fn (a_path, "unload_a", 0, &a);
   if (fa == NULL)
     return 0;
+  expect = "unload_a";
   call_twice (fa);
+  expect = NULL;
   CHECK_EQ (dlclose (a), 0);
   CHECK (!loaded (a_path));
   void (*fb) (void) = open_fn (b_path, "unload_b", 0, &b);
@@ -137,7 +165,13 @@ replace (const char *a_path, const char *b_path)
       return -1;
     }
   if (fb != NULL)
-    call_twice (fb);
+    {
+      expect = "unload_b";
+      call_twice (fb);
+      expect = NULL;
+    }
+  CHECK_EQ (matched, 4);
+  CHECK_EQ (mismatched, 0);
   return 0;
 }
 
@@ -151,6 +185,8 @@ main (int argc, char **argv)
   sem_init (&go, 0, 0);
   sem_init (&done, 0, 0);
   CHECK_EQ (pthread_create (&t, NULL, worker, NULL), 0);
+  struct mp_tracker tr = { .alloc_major = note };
+  CHECK_EQ (mp_memprof_start (1, 16, &tr), 0);
   keep_loaded (argv[3], argv[4]);
   int rc = replace (argv[1], argv[2]);
   call = NULL;
