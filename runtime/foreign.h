@@ -38,9 +38,9 @@ struct mp_foreign_entry
   const void *ra;
   const struct mp_site *site;   /* not NULL where ra is set */
 };
-/* The cache the lookups read: the thread's (foreign.c), or, while the thread is
-   quiet (alloc.h) or before it looked a site up, mp_foreign_none, which
-   has none, so that a lookup is a miss.  */
+/* The cache the lookups read: the thread's (foreign.c), or, while the
+   thread is quiet (alloc.h) or before it looked a site up,
+   mp_foreign_none, which has none, so that a lookup is a miss.  */
 extern __thread const struct mp_foreign_entry *mp_foreign_sets
   __attribute__ ((tls_model ("initial-exec")));
 extern const struct mp_foreign_entry mp_foreign_none[MP_FOREIGN_CACHE];
