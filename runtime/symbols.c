@@ -148,6 +148,12 @@ static size_t n_modules, cap_modules;
    end, named by its path; lines that map no file are skipped, and the
    vDSO, which the auxiliary vector locates, is the module
    `[vdso: PID]', which dwfl_linux_proc_find_elf reads from memory.
+   One difference: a mapping of the file from its start begins another
+   module, as the loader maps each object from there.  libdw maps the
+   files it reads too, and the kernel may put such a mapping right
+   below the loader's of the same file (a library loaded again after
+   its frames were named): taken in, its start would be the module's,
+   and every address of the module named wrong.
    Here the lines are parsed by hand: libdwfl's sscanf of each of them
    (a hundred in a small program, most of them mapping no file) cost
    half a million instructions, as much as naming every frame of a
@@ -181,6 +187,7 @@ hex (const char **p, uint64_t *v)
 struct mapping
 {
   uint64_t start, end;          /* the range mapped */
+  uint64_t offset;              /* in the file */
   uint64_t major, minor, inode; /* the file's device and inode */
   const char *path;             /* past the blanks after the inode */
 };
@@ -189,13 +196,12 @@ struct mapping
 static int
 parse_mapping (const char *s, struct mapping *m)
 {
-  uint64_t offset;
   if (!hex (&s, &m->start) || *s++ != '-' || !hex (&s, &m->end)
       || *s++ != ' ')
     return -1;
   s += strcspn (s, " ");        /* the permissions */
   s += *s == ' ';
-  if (!hex (&s, &offset) || *s++ != ' ' || !hex (&s, &m->major)
+  if (!hex (&s, &m->offset) || *s++ != ' ' || !hex (&s, &m->major)
       || *s++ != ':' || !hex (&s, &m->minor) || *s++ != ' '
       || *s < '0' || *s > '9')
     return -1;
@@ -314,7 +320,7 @@ report_maps (char *text)
       if (m.path[0] != '/' || (m.inode == 0 && m.major == 0 && m.minor == 0))
         continue;
       if (last != NULL && m.inode == inode && m.major == major
-          && m.minor == minor)
+          && m.minor == minor && m.offset != 0)
         high = m.end;
       else
         {
@@ -472,25 +478,53 @@ start (void)
   return 0;
 }
 
-/* The module of `dwfl' whose span holds PC, or NULL: libdwfl may
-   answer with another for an object loaded after the maps were
-   reported.  */
-static Dwfl_Module *
-module_holding (uintptr_t pc)
+/* Whether M's span holds PC.  */
+static int
+holds (Dwfl_Module *m, uintptr_t pc)
 {
-  Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
   Dwarf_Addr low = 0, high = 0;
-  if (m != NULL)
-    mp_dw.dwfl_module_info (m, NULL, &low, &high, NULL, NULL, NULL, NULL);
-  return m != NULL && pc - low < high - low ? m : NULL;
+  mp_dw.dwfl_module_info (m, NULL, &low, &high, NULL, NULL, NULL, NULL);
+  return pc - low < high - low;
 }
 
-/* The same, but NULL for the module of an object unloaded since.  */
+/* The search of `dwfl''s modules for one that holds PC and is not
+   stale.  */
+struct seek
+{
+  uintptr_t pc;
+  Dwfl_Module *found;
+};
+
+static int
+live_holding (Dwfl_Module *m, void **userdata, const char *name,
+              Dwarf_Addr start, void *data)
+{
+  struct seek *s = data;
+  (void) userdata;
+  (void) name;
+  (void) start;
+  if (!holds (m, s->pc) || is_stale (m))
+    return DWARF_CB_OK;
+  s->found = m;
+  return DWARF_CB_ABORT;
+}
+
+/* The module of `dwfl' that holds PC, of an object still loaded; NULL
+   if there is none.  libdwfl's answer is taken if it is one; but it may
+   be a stale module where another is reported over it (a file loaded
+   again where it was, whose span in the maps now takes in libdw's own
+   mapping of it), or one that does not hold PC at all, for an object
+   loaded after the maps were reported: then every module is looked
+   at.  */
 static Dwfl_Module *
 module_at (uintptr_t pc)
 {
-  Dwfl_Module *m = module_holding (pc);
-  return m != NULL && !is_stale (m) ? m : NULL;
+  Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
+  if (m != NULL && holds (m, pc) && !is_stale (m))
+    return m;
+  struct seek s = { pc, NULL };
+  mp_dw.dwfl_getmodules (dwfl, live_holding, &s, 0);
+  return s.found;
 }
 
 /* The maps are read again for an address outside the modules known,
@@ -840,8 +874,8 @@ mp_symbols_unloaded (uintptr_t lo, uintptr_t hi)
     atomic_fetch_add (&replacements, 1);
   if (dwfl != NULL)
     {
-      stale_module (module_holding (lo));
-      stale_module (module_holding (hi - 1));
+      stale_module (module_at (lo));
+      stale_module (module_at (hi - 1));
     }
   pthread_mutex_unlock (&lock);
   mp_quiet_end ();
