@@ -17,6 +17,9 @@
 #include "memprof.h"
 
 #define MP_STACK_TRUNCATED (UINT64_C (0xfc) << 56)
+/* A return address of an object unloaded since (symbols.c): this tag,
+   then a number of symbols.c's.  */
+#define MP_STACK_RETIRED (UINT64_C (0xfb) << 56)
 
 /* The words a capture needs beyond its depth: the runtime's own frames,
    cut off, and the frames outside main.  */

@@ -30,7 +30,7 @@
   F (dwfl_module_addrname) F (dwfl_module_getelf) F (dwfl_module_info)  \
   F (dwfl_module_getsymtab) F (dwfl_module_getsymtab_first_global)     \
   F (dwfl_module_getsym_info)                                           \
-  F (dwfl_report_begin_add) F (dwfl_report_end)                         \
+  F (dwfl_report_begin_add) F (dwfl_report_end) F (dwfl_getmodules)    \
   F (dwfl_standard_find_debuginfo)                                      \
   F (elf_begin) F (elf_end) F (elf_getdata) F (elf_getident)            \
   F (elf_getshdrstrndx) F (elf_nextscn) F (elf_strptr) F (gelf_getshdr)

@@ -29,7 +29,8 @@ const struct mp_site *mp_foreign_site_slow (const void *ra,
    8 KiB apart are in sets of their own but for two calls in the same
    16 bytes, which share one; those further apart share sets as by a
    hash, three of forty in one set (which slows every call of theirs)
-   in one program in thirty.  16 KiB a thread.  */
+   in one program in thirty.  16 KiB a thread, in the runtime's memory
+   (see foreign.c).  */
 #define MP_FOREIGN_SET_BITS 9
 #define MP_FOREIGN_CACHE (2 << MP_FOREIGN_SET_BITS)
 struct mp_foreign_entry
@@ -37,12 +38,9 @@ struct mp_foreign_entry
   const void *ra;
   const struct mp_site *site;   /* not NULL where ra is set */
 };
-extern __thread struct mp_foreign_entry mp_foreign_cache[MP_FOREIGN_CACHE]
-  __attribute__ ((tls_model ("initial-exec")));
-
-/* The cache the lookups read: mp_foreign_cache, or, while the thread is
-   quiet (alloc.h) or before it looked a site up, mp_foreign_none, which
-   has none, so that a lookup is a miss.  */
+/* The cache the lookups read: the thread's (foreign.c), or, while the
+   thread is quiet (alloc.h) or before it looked a site up,
+   mp_foreign_none, which has none, so that a lookup is a miss.  */
 extern __thread const struct mp_foreign_entry *mp_foreign_sets
   __attribute__ ((tls_model ("initial-exec")));
 extern const struct mp_foreign_entry mp_foreign_none[MP_FOREIGN_CACHE];
@@ -89,6 +87,18 @@ mp_foreign_site (const void *ra, enum mp_foreign_call call)
 /* Name every foreign site from its calling address, for a report:
    under no lock, in quiet.  */
 void mp_foreign_name_all (void);
+
+/* The object mapped at [LO, HI) is about to be unloaded: its sites are
+   named now (unload.c).  Under no lock.  */
+void mp_foreign_unloading (uintptr_t lo, uintptr_t hi);
+/* It is unloaded: its sites are retired, out of the table and of every
+   thread's cache, so that a call from one of their addresses (another
+   object's, mapped there since) makes a site of its own.  */
+void mp_foreign_unloaded (uintptr_t lo, uintptr_t hi);
+
+/* The calling thread is exiting (thread.c): its cache goes back to the
+   list, for another thread.  */
+void mp_foreign_thread_exit (void);
 
 /* The totals of the foreign sites: the blocks they allocated (a realloc
    that works makes one, as valgrind's DHAT counts), their bytes, and how

@@ -76,6 +76,19 @@ pthread_mutex_t mp_profile_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct slot *table;
 static size_t table_size, n_stacks;   /* table_size: 0 or a power of 2 */
 
+/* The megabytes of the address space that the records' return
+   addresses are in (an address's REGION_SHIFT high bits, plus 1, since
+   0 marks a free slot): a set, open addressing at most half full, that
+   each new record adds to.  An object unloaded whose span meets none
+   of them has no frame in the profile, which mp_profile_words_in then
+   need not scan, however large it is (see unload.c).  `regions_lost'
+   once one could not be added: every span may meet one.  Guarded by
+   mp_profile_lock.  */
+#define REGION_SHIFT 20
+static uintptr_t *regions;
+static size_t regions_size, n_regions;   /* regions_size: a power of 2 */
+static int regions_lost;
+
 static struct values *
 values_of (const struct mp_profile_stack *s)
 {
@@ -117,6 +130,75 @@ grow (void)
   table_size = size;
 }
 
+/* The slot of region R in `regions': R's, or the free one where it
+   would go.  */
+static uintptr_t *
+region_slot (uintptr_t r)
+{
+  size_t k = (size_t) (r * UINT64_C (0x9e3779b97f4a7c15) >> 32)
+             & (regions_size - 1);
+  while (regions[k] != 0 && regions[k] != r)
+    k = (k + 1) & (regions_size - 1);
+  return &regions[k];
+}
+
+/* Double `regions'; -1 without memory.  */
+static int
+grow_regions (void)
+{
+  uintptr_t *old = regions;
+  size_t old_size = regions_size, size = old_size ? 2 * old_size : 64;
+  if ((regions = mp_own_alloc (size * sizeof *regions)) == NULL)
+    {
+      regions = old;
+      return -1;
+    }
+  regions_size = size;
+  for (size_t i = 0; i < old_size; i++)
+    if (old[i] != 0)
+      *region_slot (old[i]) = old[i];
+  mp_own_free (old, old_size * sizeof *old);
+  return 0;
+}
+
+/* Add the regions of the N return addresses RAS.  A stack's next frame
+   is mostly in the region of the one before (the same module): it is
+   not looked up again.  */
+static void
+add_regions (const uintptr_t *ras, size_t n)
+{
+  for (size_t i = 0, last = 0; i < n && !regions_lost; i++)
+    {
+      uintptr_t r = ((ras[i] - 1) >> REGION_SHIFT) + 1;
+      if (r == last || (regions_size != 0 && *region_slot (r) == r))
+        {
+          last = r;
+          continue;
+        }
+      last = r;
+      if (2 * (n_regions + 1) > regions_size && grow_regions () != 0)
+        regions_lost = 1;
+      else
+        {
+          *region_slot (r) = r;
+          n_regions++;
+        }
+    }
+}
+
+/* Whether some record may have a return address in [LO, HI).  */
+static int
+meets_regions (uintptr_t lo, uintptr_t hi)
+{
+  if (regions_lost)
+    return 1;
+  for (uintptr_t r = lo >> REGION_SHIFT;
+       regions_size != 0 && r <= (hi - 1) >> REGION_SHIFT; r++)
+    if (*region_slot (r + 1) == r + 1)
+      return 1;
+  return 0;
+}
+
 static struct mp_profile_stack *
 find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
 {
@@ -144,6 +226,7 @@ find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
   memcpy (s->ras, ras, n * sizeof *ras);
   table[k] = (struct slot) { h, s };
   n_stacks++;
+  add_regions (ras, n);
   return s;
 }
 
@@ -305,8 +388,11 @@ mp_profile_rows_free (struct mp_profile_row *rows, size_t n)
   free (rows);
 }
 
-uintptr_t *
-mp_profile_guest_words (size_t *n)
+/* The words of the profile's stacks that KEEP (W, CTX) accepts,
+   repeats included (malloc'ed, *N of them).  */
+static uintptr_t *
+words_where (int (*keep) (uintptr_t w, const void *ctx), const void *ctx,
+             size_t *n)
 {
   size_t cap = 0;
   uintptr_t *words = NULL;
@@ -316,12 +402,88 @@ mp_profile_guest_words (size_t *n)
     for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
       {
         uintptr_t w = table[i].stack->ras[k];
-        if ((w & MP_GUEST_TAG_MASK) == MP_GUEST_FRAME
-            && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
+        if (keep (w, ctx) && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
           words[(*n)++] = w;
       }
   mp_profile_release ();
   return words;
+}
+
+static int
+is_guest_frame (uintptr_t w, const void *ctx)
+{
+  (void) ctx;
+  return (w & MP_GUEST_TAG_MASK) == MP_GUEST_FRAME;
+}
+
+uintptr_t *
+mp_profile_guest_words (size_t *n)
+{
+  return words_where (is_guest_frame, NULL, n);
+}
+
+/* ---- unloading --------------------------------------------------------
+
+   A stack's return addresses into an object that dlclose unloads would
+   be named, at report time, after whatever is mapped there then.  So
+   its words are named before it goes, and once it is gone become the
+   words symbols.c gives for those names (unload.c).  A record changed
+   so keeps its slot under its old hash: no capture has its new words,
+   so no probe looks for it, and probes pass over it as over any other
+   record whose key differs.  */
+
+static int
+by_word (const void *a, const void *b)
+{
+  uintptr_t x = *(const uintptr_t *) a, y = *(const uintptr_t *) b;
+  return (x > y) - (x < y);
+}
+
+/* Whether return address W is in SPAN, [SPAN[0], SPAN[1]).  */
+static int
+in_span (uintptr_t w, const void *ctx)
+{
+  const uintptr_t *span = ctx;
+  return w - 1 - span[0] < span[1] - span[0];
+}
+
+uintptr_t *
+mp_profile_words_in (uintptr_t lo, uintptr_t hi, size_t *n)
+{
+  const uintptr_t span[2] = { lo, hi };
+  mp_profile_acquire ();
+  int meets = meets_regions (lo, hi);
+  mp_profile_release ();
+  *n = 0;
+  uintptr_t *words = meets ? words_where (in_span, span, n) : NULL;
+  if (*n == 0)
+    return words;
+  qsort (words, *n, sizeof *words, by_word);
+  size_t d = 1;
+  for (size_t i = 1; i < *n; i++)
+    if (words[i] != words[d - 1])
+      words[d++] = words[i];
+  *n = d;
+  return words;
+}
+
+void
+mp_profile_replace (const struct mp_word_change *changes, size_t n)
+{
+  if (n == 0)
+    return;
+  uintptr_t lo = changes[0].from, hi = changes[n - 1].from;
+  mp_profile_acquire ();
+  for (size_t i = 0; i < table_size; i++)
+    for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
+      {
+        uintptr_t *w = &table[i].stack->ras[k];
+        size_t c = *w - lo <= hi - lo
+                   ? mp_count_at_most (changes, n, sizeof *changes, *w) : 0;
+        if (c > 0 && changes[c - 1].from == *w)
+          *w = changes[c - 1].to;
+      }
+  mp_profile_release ();
 }
 
 /* ---- the report ------------------------------------------------------- */

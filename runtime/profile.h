@@ -88,6 +88,19 @@ void mp_profile_rows_free (struct mp_profile_row *rows, size_t n);
 uintptr_t *mp_profile_guest_words (size_t *n);
 void mp_profile_report (FILE *out, size_t top);
 
+/* The distinct words of the profile's stacks in [LO, HI), an object's
+   span, sorted (malloc'ed, *N of them; NULL if none).  */
+uintptr_t *mp_profile_words_in (uintptr_t lo, uintptr_t hi, size_t *n);
+/* A word of the stacks to change, and what to: sorted by FROM, the key
+   of mp_count_at_most.  */
+struct mp_word_change
+{
+  uint64_t from, to;
+};
+/* Each word of the profile's stacks that is the FROM of one of the N
+   CHANGES becomes its TO (profile.c says why).  */
+void mp_profile_replace (const struct mp_word_change *changes, size_t n);
+
 void mp_profile_fork (enum mp_fork_step step);
 
 #endif

@@ -34,7 +34,15 @@
 
    Functions are shown by the names namesakes.c gives them, which tell
    namesakes apart by where they are defined (frames.c): when one is
-   renamed, so are the cached frames.  */
+   renamed, so are the cached frames.
+
+   An object that dlclose unloads (unload.c) leaves its addresses to
+   whatever is mapped there next.  Its frames, named while it was
+   mapped, are kept under words of their own (mp_symbols_retire), which
+   the profile's stacks hold from then on; its cached lookups are
+   stale, and so is its module in `dwfl': an address there is looked
+   up again, once the maps have been reported since the latest load,
+   in the module mapped there then, if any.  */
 
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +76,7 @@ struct symbolised
   struct symbolised *older;     /* the lookup this one replaced, with
                                    positions or after a renaming: its
                                    frames may have been handed out */
+  int stale;                    /* its object is unloaded: look again */
   char address[2 + 2 * sizeof (uintptr_t) + 1];  /* its name, if unknown */
   struct mp_frame frames[];
 };
@@ -105,6 +114,19 @@ static size_t n_cached, cap_cached;
 static struct mp_index cache_index;
 static uintptr_t sought;        /* the address `same_ra' compares with */
 
+/* The frames of unloaded objects' addresses, by the number in the words
+   that stand for them (mp_symbols_retire): each a lookup made while
+   its object was mapped.  */
+static struct symbolised **gone;
+static size_t n_gone, cap_gone;
+
+/* The modules of `dwfl' whose objects are unloaded, until the maps
+   show them again (a file loaded again where it was), and the loader's
+   count of loads when the maps were last reported.  */
+static Dwfl_Module **stale_modules;
+static size_t n_stale, cap_stale;
+static unsigned long long loads_reported;
+
 /* The units of dwfl's modules listed so far (frames.c).  */
 static struct mp_units units;
 
@@ -126,6 +148,12 @@ static size_t n_modules, cap_modules;
    end, named by its path; lines that map no file are skipped, and the
    vDSO, which the auxiliary vector locates, is the module
    `[vdso: PID]', which dwfl_linux_proc_find_elf reads from memory.
+   One difference: a mapping of the file from its start begins another
+   module, as the loader maps each object from there.  libdw maps the
+   files it reads too, and the kernel may put such a mapping right
+   below the loader's of the same file (a library loaded again after
+   its frames were named): taken in, its start would be the module's,
+   and every address of the module named wrong.
    Here the lines are parsed by hand: libdwfl's sscanf of each of them
    (a hundred in a small program, most of them mapping no file) cost
    half a million instructions, as much as naming every frame of a
@@ -159,6 +187,7 @@ hex (const char **p, uint64_t *v)
 struct mapping
 {
   uint64_t start, end;          /* the range mapped */
+  uint64_t offset;              /* in the file */
   uint64_t major, minor, inode; /* the file's device and inode */
   const char *path;             /* past the blanks after the inode */
 };
@@ -167,13 +196,12 @@ struct mapping
 static int
 parse_mapping (const char *s, struct mapping *m)
 {
-  uint64_t offset;
   if (!hex (&s, &m->start) || *s++ != '-' || !hex (&s, &m->end)
       || *s++ != ' ')
     return -1;
   s += strcspn (s, " ");        /* the permissions */
   s += *s == ' ';
-  if (!hex (&s, &offset) || *s++ != ' ' || !hex (&s, &m->major)
+  if (!hex (&s, &m->offset) || *s++ != ' ' || !hex (&s, &m->major)
       || *s++ != ':' || !hex (&s, &m->minor) || *s++ != ' '
       || *s < '0' || *s > '9')
     return -1;
@@ -231,7 +259,37 @@ read_maps (char **text)
 static int
 report_one (const char *path, uint64_t low, uint64_t high)
 {
-  return mp_dw.dwfl_report_module (dwfl, path, low, high) ? 0 : -1;
+  Dwfl_Module *m = mp_dw.dwfl_report_module (dwfl, path, low, high);
+  for (size_t i = 0; m && i < n_stale; i++)
+    if (stale_modules[i] == m)
+      stale_modules[i--] = stale_modules[--n_stale];
+  return m ? 0 : -1;
+}
+
+static int
+count_loads (struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void) size;
+  *(unsigned long long *) data = info->dlpi_adds;
+  return 1;
+}
+
+/* How many objects the loader has loaded so far.  */
+static unsigned long long
+loads (void)
+{
+  unsigned long long n = 0;
+  dl_iterate_phdr (count_loads, &n);
+  return n;
+}
+
+static int
+is_stale (Dwfl_Module *m)
+{
+  for (size_t i = 0; i < n_stale; i++)
+    if (stale_modules[i] == m)
+      return 1;
+  return 0;
 }
 
 /* The modules of TEXT, /proc/self/maps's lines, reported; 0, ENOEXEC for
@@ -262,7 +320,7 @@ report_maps (char *text)
       if (m.path[0] != '/' || (m.inode == 0 && m.major == 0 && m.minor == 0))
         continue;
       if (last != NULL && m.inode == inode && m.major == major
-          && m.minor == minor)
+          && m.minor == minor && m.offset != 0)
         high = m.end;
       else
         {
@@ -293,6 +351,7 @@ static int
 report_modules (void)
 {
   char *text;
+  loads_reported = loads ();
   mp_dw.dwfl_report_begin_add (dwfl);
   int rc = read_maps (&text);
   if (rc == 0)
@@ -437,16 +496,68 @@ start (void)
   return 0;
 }
 
+/* Whether M's span holds PC.  */
+static int
+holds (Dwfl_Module *m, uintptr_t pc)
+{
+  Dwarf_Addr low = 0, high = 0;
+  mp_dw.dwfl_module_info (m, NULL, &low, &high, NULL, NULL, NULL, NULL);
+  return pc - low < high - low;
+}
+
+/* The search of `dwfl''s modules for one that holds PC and is not
+   stale.  */
+struct seek
+{
+  uintptr_t pc;
+  Dwfl_Module *found;
+};
+
+static int
+live_holding (Dwfl_Module *m, void **userdata, const char *name,
+              Dwarf_Addr start, void *data)
+{
+  struct seek *s = data;
+  (void) userdata;
+  (void) name;
+  (void) start;
+  if (!holds (m, s->pc) || is_stale (m))
+    return DWARF_CB_OK;
+  s->found = m;
+  return DWARF_CB_ABORT;
+}
+
+/* The module of `dwfl' that holds PC, of an object still loaded; NULL
+   if there is none.  libdwfl's answer is taken if it is one; but it may
+   be a stale module where another is reported over it (a file loaded
+   again where it was, whose span in the maps now takes in libdw's own
+   mapping of it), or one that does not hold PC at all, for an object
+   loaded after the maps were reported: then every module is looked
+   at.  */
+static Dwfl_Module *
+module_at (uintptr_t pc)
+{
+  Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
+  if (m != NULL && holds (m, pc) && !is_stale (m))
+    return m;
+  struct seek s = { pc, NULL };
+  mp_dw.dwfl_getmodules (dwfl, live_holding, &s, 0);
+  return s.found;
+}
+
+/* The maps are read again for an address outside the modules known,
+   up to 16 times, and whenever an object was loaded since.  */
 static Dwfl_Module *
 module_of (uintptr_t pc)
 {
   if (no_symbols || (dwfl == NULL && start () != 0))
     return NULL;
-  Dwfl_Module *m = mp_dw.dwfl_addrmodule (dwfl, pc);
+  Dwfl_Module *m = module_at (pc);
   if (m == NULL && report_executable (pc) == 0)
-    m = mp_dw.dwfl_addrmodule (dwfl, pc);
-  if (m == NULL && reported_at < 16 && report_modules () == 0)
-    m = mp_dw.dwfl_addrmodule (dwfl, pc);
+    m = module_at (pc);
+  if (m == NULL && (reported_at < 16 || loads () != loads_reported)
+      && report_modules () == 0)
+    m = module_at (pc);
   return m;
 }
 
@@ -509,30 +620,36 @@ demangled (const char *name)
    old frames may be in use outside the lock, and live on in the copy's
    `older'.  */
 static void
+rename_in (struct symbolised **at, const char *old, const char *now)
+{
+  struct symbolised *s = *at, *copy = NULL;
+  for (size_t j = 0; j < s->n; j++)
+    if (s->frames[j].function == old)
+      {
+        size_t size = sizeof *s + s->n * sizeof *s->frames;
+        if (copy == NULL && (copy = malloc (size)) != NULL)
+          {
+            memcpy (copy, s, size);
+            copy->older = s;
+          }
+        if (copy != NULL)
+          copy->frames[j].function = now;
+      }
+  if (copy != NULL)
+    {
+      *at = copy;
+      atomic_fetch_add (&replacements, 1);
+    }
+}
+
+static void
 renamed (const char *old, const char *now, void *data)
 {
   (void) data;
   for (size_t i = 0; i < n_cached; i++)
-    {
-      struct symbolised *s = cached[i], *copy = NULL;
-      for (size_t j = 0; j < s->n; j++)
-        if (s->frames[j].function == old)
-          {
-            size_t size = sizeof *s + s->n * sizeof *s->frames;
-            if (copy == NULL && (copy = malloc (size)) != NULL)
-              {
-                memcpy (copy, s, size);
-                copy->older = s;
-              }
-            if (copy != NULL)
-              copy->frames[j].function = now;
-          }
-      if (copy != NULL)
-        {
-          cached[i] = copy;
-          atomic_fetch_add (&replacements, 1);
-        }
-    }
+    rename_in (&cached[i], old, now);
+  for (size_t i = 0; i < n_gone; i++)
+    rename_in (&gone[i], old, now);
 }
 
 /* NAME without the symbol version that a symbol table's name may carry
@@ -592,7 +709,7 @@ lookup (uintptr_t ra, enum mp_symbols want)
   size_t *slot = mp_index_find (&cache_index, h, same_ra, NULL);
   if (slot == NULL)
     return NULL;
-  if (*slot && cached[*slot - 1]->want >= want)
+  if (*slot && cached[*slot - 1]->want >= want && !cached[*slot - 1]->stale)
     return cached[*slot - 1];
   if (*slot == 0
       && mp_reserve (&cached, &cap_cached, n_cached, sizeof *cached) != 0)
@@ -606,7 +723,7 @@ lookup (uintptr_t ra, enum mp_symbols want)
   if (s == NULL)
     return NULL;
   *s = (struct symbolised) { ra, n ? n : 1, want,
-                             *slot ? cached[*slot - 1] : NULL, "" };
+                             *slot ? cached[*slot - 1] : NULL, 0, "" };
   if (n == 0)
     {
       snprintf (s->address, sizeof s->address, "%#lx", (unsigned long) ra);
@@ -653,7 +770,11 @@ mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
     {
       mp_quiet_begin ();        /* libdw's allocations are ours */
       pthread_mutex_lock (&lock);
-      s = lookup (ra, want);
+      uintptr_t k = ra & ~MP_GUEST_TAG_MASK;
+      if ((ra & MP_GUEST_TAG_MASK) != MP_STACK_RETIRED)
+        s = lookup (ra, want);
+      else
+        s = k < n_gone ? gone[k] : NULL;
       if (s != NULL)
         *m = (struct memo_entry) { ra, atomic_load (&replacements), s };
       pthread_mutex_unlock (&lock);
@@ -714,7 +835,12 @@ mp_symbolise_caller (uintptr_t ra)
     file = mp_dw.dwfl_module_info (m, NULL, NULL, NULL, NULL, NULL, NULL,
                                    NULL);
   struct mp_defined d = { name ? file : NULL, 0 };
-  struct mp_frame f = { shown (name ? name : "??", d), NULL, 0, 0 };
+  /* The loader's string goes with its object (see unload.c).  */
+  char *copy = name && !m ? mp_strdup (name) : NULL;
+  struct mp_frame f = { shown (copy ? copy : name ? name : "??", d), NULL,
+                        0, 0 };
+  if (copy != f.function)
+    free (copy);
   pthread_mutex_unlock (&lock);
   mp_quiet_end ();
   if (whole)
@@ -724,6 +850,53 @@ mp_symbolise_caller (uintptr_t ra)
       f = frames[0];
     }
   return f;
+}
+
+uintptr_t
+mp_symbols_retire (uintptr_t ra)
+{
+  mp_quiet_begin ();
+  pthread_mutex_lock (&lock);
+  struct symbolised *s = lookup (ra, MP_SYMBOLS_LINES);
+  uintptr_t word = ra;
+  if (s != NULL && mp_reserve (&gone, &cap_gone, n_gone, sizeof *gone) == 0)
+    {
+      gone[n_gone] = s;
+      word = MP_STACK_RETIRED | n_gone++;
+    }
+  pthread_mutex_unlock (&lock);
+  mp_quiet_end ();
+  return word;
+}
+
+/* Module M, if any, is unloaded.  */
+static void
+stale_module (Dwfl_Module *m)
+{
+  if (m != NULL && !is_stale (m)
+      && mp_reserve (&stale_modules, &cap_stale, n_stale,
+                     sizeof *stale_modules) == 0)
+    stale_modules[n_stale++] = m;
+}
+
+void
+mp_symbols_unloaded (uintptr_t lo, uintptr_t hi)
+{
+  mp_quiet_begin ();
+  pthread_mutex_lock (&lock);
+  int changed = 0;
+  for (size_t i = 0; i < n_cached; i++)
+    if (cached[i]->ra - 1 - lo < hi - lo)
+      changed = cached[i]->stale = 1;
+  if (changed)
+    atomic_fetch_add (&replacements, 1);
+  if (dwfl != NULL)
+    {
+      stale_module (module_at (lo));
+      stale_module (module_at (hi - 1));
+    }
+  pthread_mutex_unlock (&lock);
+  mp_quiet_end ();
 }
 
 /* See fork.c.  */

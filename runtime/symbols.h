@@ -37,4 +37,12 @@ size_t mp_symbolise_one (uintptr_t ra, enum mp_symbols want,
    costs as much to read as the rest of a report, is not read for it.  */
 struct mp_frame mp_symbolise_caller (uintptr_t ra);
 
+/* The word that stands, in a stack, for return address RA of an object
+   just unloaded: its frames as they were named while it was mapped
+   (mp_symbolise_one gives them); RA itself without memory.  */
+uintptr_t mp_symbols_retire (uintptr_t ra);
+/* The object at [LO, HI) is unloaded: the addresses there are looked up
+   again, in whatever is mapped there since.  */
+void mp_symbols_unloaded (uintptr_t lo, uintptr_t hi);
+
 #endif

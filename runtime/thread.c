@@ -14,6 +14,7 @@
 #include "generations.h"
 #include "init.h"
 #include "eventlog.h"
+#include "foreign.h"
 #include "sample.h"
 
 #include "gcweak.h"
@@ -93,6 +94,7 @@ thread_exit (void *arg)
   t->guest_site = NULL;         /* a VM thread may end inside a procedure */
   mp_callback_abandon (t);      /* the thread may exit from a callback */
   mp_eventlog_thread_exit ();
+  mp_foreign_thread_exit ();
   mp_self_tls = mp_gc_tls = NULL;
   mp_fast_tls = &mp_no_fast_thread;
   atomic_store_explicit (&t->in_use, 0, memory_order_release);

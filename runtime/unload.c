@@ -1,21 +1,37 @@
-/* unload.c -- dlclose, in front of the C library's: before an object
-   goes, the descriptors of its sites, which the plugin compiled into it
-   and the site table points to, are copied (sites.c), so that its
-   sites stay exact and named after it is unmapped.  Weak, like the
-   malloc family's: a program's own dlclose wins, and its objects' sites
-   then must not outlive them.  */
+/* unload.c -- dlclose, in front of the C library's: what an object that
+   goes leaves behind must stay named after it, and not be taken for
+   what is mapped at its addresses later.  Weak, like the malloc
+   family's: a program's own dlclose wins, and its objects' sites and
+   frames then are named after whatever is mapped there at report time.
+
+   Before the real dlclose, while the object is still mapped: the
+   descriptors of its sites, which the plugin compiled into it and the
+   site table points to, are copied (sites.c); its foreign sites are
+   named (foreign.c); and the return addresses into it that the
+   profile's stacks hold are looked up (symbols.c).  After it, if the
+   object is gone (a handle opened twice, or RTLD_NODELETE, leaves it
+   mapped), its foreign sites are retired, the stacks' addresses become
+   words that keep the names found, and the lookups of its addresses
+   are made again where something else is mapped.  A thread that runs
+   the object's code while another closes it (a program's race) may
+   leave a site or a frame made in between unnamed.  */
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "foreign.h"
+#include "profile.h"
 #include "sites.h"
+#include "symbols.h"
 
 /* The object sought by its base and name, and the addresses its loaded
    segments span once found.  */
 struct span
 {
-  const struct link_map *map;
+  uintptr_t base;
+  const char *name;
   uintptr_t lo, hi;
 };
 
@@ -24,8 +40,7 @@ find_span (struct dl_phdr_info *info, size_t size, void *data)
 {
   struct span *s = data;
   (void) size;
-  if (info->dlpi_addr != s->map->l_addr
-      || strcmp (info->dlpi_name, s->map->l_name) != 0)
+  if (info->dlpi_addr != s->base || strcmp (info->dlpi_name, s->name) != 0)
     return 0;
   for (int i = 0; i < info->dlpi_phnum; i++)
     {
@@ -41,18 +56,64 @@ find_span (struct dl_phdr_info *info, size_t size, void *data)
   return 1;
 }
 
+/* The stacks' words in S, looked up now, into *WORDS (malloc'ed, *N of
+   them).  */
+static void
+unloading (const struct span *s, uintptr_t **words, size_t *n)
+{
+  mp_sites_unloading (s->lo, s->hi);
+  mp_foreign_unloading (s->lo, s->hi);
+  *words = mp_profile_words_in (s->lo, s->hi, n);
+  for (size_t i = 0; i < *n; i++)
+    {
+      const struct mp_frame *frames;
+      mp_symbolise_one ((*words)[i], MP_SYMBOLS_LINES, &frames);
+    }
+}
+
+/* S is unmapped: the N WORDS of the stacks in it keep their names.  */
+static void
+unloaded (const struct span *s, const uintptr_t *words, size_t n)
+{
+  mp_foreign_unloaded (s->lo, s->hi);
+  struct mp_word_change *changes = n ? malloc (n * sizeof *changes) : NULL;
+  for (size_t i = 0; changes && i < n; i++)
+    changes[i] = (struct mp_word_change) { words[i],
+                                           mp_symbols_retire (words[i]) };
+  if (changes != NULL)
+    mp_profile_replace (changes, n);
+  free (changes);
+  mp_symbols_unloaded (s->lo, s->hi);
+}
+
 __attribute__ ((visibility ("default"), weak)) int
 dlclose (void *handle)
 {
   static int (*real) (void *);
   struct link_map *map;
-  if (dlinfo (handle, RTLD_DI_LINKMAP, &map) == 0)
+  struct span s = { 0, NULL, UINTPTR_MAX, 0 };
+  uintptr_t *words = NULL;
+  size_t n = 0;
+  /* The runtime's own calls, quiet, close handles of objects that stay
+     (cxx.c's), maybe under its locks.  */
+  if (mp_quiet == 0 && dlinfo (handle, RTLD_DI_LINKMAP, &map) == 0)
     {
-      struct span s = { map, UINTPTR_MAX, 0 };
-      if (dl_iterate_phdr (find_span, &s) && s.lo < s.hi)
-        mp_sites_unloading (s.lo, s.hi);
+      /* The link map goes with the object: a copy of its name.  */
+      s.base = map->l_addr;
+      s.name = mp_strdup (map->l_name);
+      if (s.name && dl_iterate_phdr (find_span, &s) && s.lo < s.hi)
+        unloading (&s, &words, &n);
     }
   if (real == NULL)
     real = (int (*) (void *)) dlsym (RTLD_NEXT, "dlclose");
-  return real (handle);
+  int rc = real (handle);
+  if (s.lo < s.hi)
+    {
+      struct span still = { s.base, s.name, UINTPTR_MAX, 0 };
+      if (!dl_iterate_phdr (find_span, &still))
+        unloaded (&s, words, n);
+    }
+  free (words);
+  free ((char *) s.name);
+  return rc;
 }
