@@ -18,7 +18,7 @@ volatile int hundred = 100;
 int
 main (void)
 {
-  GC_INIT ();
+  GC_INIT ();			/* { dg-message "memprof: GC_init -> __mp_GC_init" } */
   for (int i = 0; i < hundred; i++)
     sink = GC_MALLOC (24);	/* { dg-message "memprof: GC_malloc -> __mp_GC_malloc_w0" } */
   for (int i = 0; i < hundred; i++)
