@@ -19,7 +19,7 @@ static __attribute__ ((noinline)) void
 allocate (int n)
 {
   while (n-- > 0)
-    free (sink = malloc (64));
+    free (sink = calloc (8, 8));
   __asm__ volatile ("");
 }
 

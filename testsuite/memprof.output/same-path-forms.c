@@ -14,8 +14,8 @@ void *volatile sink;
 int
 main (void)
 {
-  sink = malloc (8);
-  free (sink);
+  for (int i = 1; i <= 3; i++)
+    free (sink = calloc ((size_t) i, 8));
   puts ("ok");
   return 0;
 }
