@@ -97,7 +97,14 @@ struct object
 static backtrace_fn unwinder;
 static uintptr_t entry;
 static struct object executable, libc;
-static pthread_once_t unwinder_once = PTHREAD_ONCE_INIT;
+/* Whether find_unwinder has run: 0 not yet, 1 running in some thread,
+   2 done.  Not a pthread_once: a capture must not wait for the thread
+   loading libunwind, which may itself wait, in dlopen, for the dynamic
+   loader's lock that the capturing thread holds (an allocation in a
+   library's constructor during a dlopen, or the loader's own); such a
+   capture gives the allocating call's position alone, as one during a
+   fork does.  */
+static atomic_int unwinder_state;
 
 static struct object object_of (uintptr_t addr);
 
@@ -345,20 +352,32 @@ mp_callstack_fork (enum mp_fork_step step)
   atomic_store (&forking, 0);
 }
 
-/* Loading libunwind counts as a capture, which a fork waits for: in a
-   child forked meanwhile, glibc's pthread_once would not wait for the
-   call that a thread of the parent had under way, but run find_unwinder
-   again, over what that call had half made.  */
+/* Whether the unwinder is loaded, loading it if no thread is: see
+   unwinder_state.  */
+static int
+unwinder_ready (void)
+{
+  int s = atomic_load_explicit (&unwinder_state, memory_order_acquire);
+  if (s == 0 && atomic_compare_exchange_strong (&unwinder_state, &s, 1))
+    {
+      find_unwinder ();
+      atomic_store_explicit (&unwinder_state, 2, memory_order_release);
+      return 1;
+    }
+  return s == 2;
+}
+
+/* Loading libunwind counts as a capture, which a fork waits for: a
+   child forked meanwhile would find it half loaded, by a thread it does
+   not have.  */
 static int
 unwind (uintptr_t *buf, size_t max)
 {
   mp_quiet_begin ();             /* dlopen's and libunwind's allocations */
   int n = 0;
   atomic_fetch_add (&capturing, 1);
-  if (!atomic_load (&forking))
+  if (!atomic_load (&forking) && unwinder_ready ())
     {
-      /* Loading libunwind counts as a capture (see above).  */
-      pthread_once (&unwinder_once, find_unwinder);
       n = unwinder ((void **) buf, (int) max);
       if (!captured)
         watch_exit ();

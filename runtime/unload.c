@@ -102,7 +102,11 @@ dlclose (void *handle)
       s.base = map->l_addr;
       s.name = mp_strdup (map->l_name);
       if (s.name && dl_iterate_phdr (find_span, &s) && s.lo < s.hi)
-        unloading (&s, &words, &n);
+        {
+          mp_quiet_begin ();    /* the runtime's work, not the program's */
+          unloading (&s, &words, &n);
+          mp_quiet_end ();
+        }
     }
   if (real == NULL)
     real = (int (*) (void *)) dlsym (RTLD_NEXT, "dlclose");
@@ -110,8 +114,10 @@ dlclose (void *handle)
   if (s.lo < s.hi)
     {
       struct span still = { s.base, s.name, UINTPTR_MAX, 0 };
+      mp_quiet_begin ();
       if (!dl_iterate_phdr (find_span, &still))
         unloaded (&s, words, n);
+      mp_quiet_end ();
     }
   free (words);
   free ((char *) s.name);
