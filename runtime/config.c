@@ -334,6 +334,24 @@ warn_item (const char *text, size_t len, const char *key, size_t klen,
     warn ("MEMPROF: '%s' has no value (ignored)", shown (text, len, a));
 }
 
+/* Whether paths A and B name one file, in this process or in a child
+   it forks, which writes PATH.PID for a PATH without %p
+   (mp_config_path).  */
+static int
+same_file (const char *a, const char *b)
+{
+  int same = 0;
+  for (int forked = 0; forked < 2 && !same; forked++)
+    {
+      char *x = mp_config_path (a, 0, forked);
+      char *y = mp_config_path (b, 0, forked);
+      same = x && y && strcmp (x, y) == 0;
+      free (x);
+      free (y);
+    }
+  return same;
+}
+
 /* Two outputs that one path names would each replace the other's file
    as it is written: the later in this list is dropped, with a warning.
    The JSON and the page may share a path: the page holds the report
@@ -350,7 +368,7 @@ distinct_paths (struct mp_config *cfg, mp_warn_fn *warn)
   for (size_t j = 1; j < n; j++)
     for (size_t i = 0; i < j && *outs[j].path != NULL; i++)
       if (*outs[i].path != NULL && **outs[i].path != '\0'
-          && strcmp (*outs[i].path, *outs[j].path) == 0
+          && same_file (*outs[i].path, *outs[j].path)
           && !(i == n - 2 && j == n - 1))
         {
           char a[72];
