@@ -75,6 +75,10 @@ pthread_mutex_t mp_profile_lock = PTHREAD_MUTEX_INITIALIZER;
    `n_stacks` records in it.  Guarded by mp_profile_lock.  */
 static struct slot *table;
 static size_t table_size, n_stacks;   /* table_size: 0 or a power of 2 */
+/* Whether mp_profile_replace has rewritten words: then records may hold
+   the same stack (an object loaded and unloaded again where it was), and
+   their rows are merged.  Under mp_profile_lock.  */
+static int replaced;
 
 /* The megabytes of the address space that the records' return
    addresses are in (an address's REGION_SHIFT high bits, plus 1, since
@@ -342,6 +346,47 @@ name_frames (const struct mp_profile_row *rows, size_t n)
   free (named);
 }
 
+static int
+by_stack (const void *a, const void *b)
+{
+  const struct mp_profile_row *x = a, *y = b;
+  if (x->source != y->source)
+    return x->source < y->source ? -1 : 1;
+  if (x->n_ras != y->n_ras)
+    return x->n_ras < y->n_ras ? -1 : 1;
+  return memcmp (x->ras, y->ras, x->n_ras * sizeof *x->ras);
+}
+
+static void
+add_values (struct mp_profile_row *to, const struct mp_profile_row *r)
+{
+  add_amount (&to->v.allocated, &r->v.allocated, 1);
+  to->v.live_count += r->v.live_count;
+  to->v.live += r->v.live;
+  to->v.young += r->v.young;
+  to->v.samples += r->v.samples;
+  to->v.promoted += r->v.promoted;
+  for (int g = 0; g < MP_AGES; g++)
+    add_amount (&to->v.copies[g], &r->v.copies[g], 1);
+  to->rate_min = r->rate_min < to->rate_min ? r->rate_min : to->rate_min;
+  to->rate_max = r->rate_max > to->rate_max ? r->rate_max : to->rate_max;
+  to->named &= r->named;
+}
+
+/* ROWS[0..N) with the rows of one stack merged into one; how many.  */
+static size_t
+merge_same (struct mp_profile_row *rows, size_t n)
+{
+  size_t m = 0;
+  qsort (rows, n, sizeof *rows, by_stack);
+  for (size_t i = 0; i < n; i++)
+    if (m > 0 && by_stack (&rows[m - 1], &rows[i]) == 0)
+      add_values (&rows[m - 1], &rows[i]);
+    else
+      rows[m++] = rows[i];
+  return m;
+}
+
 struct mp_profile_row *
 mp_profile_rows (size_t *n, double *min, double *max)
 {
@@ -365,7 +410,10 @@ mp_profile_rows (size_t *n, double *min, double *max)
             s->ras, s->n_ras, 0, s->source, x->v, x->rate_min, x->rate_max,
             table[i].stack, s->named };
       }
+  int merge = replaced;
   mp_profile_release ();
+  if (rows && merge)
+    *n = merge_same (rows, *n);
   for (size_t i = 0; rows && i < *n; i++)
     arrange (&rows[i]);
   name_frames (rows, *n);
@@ -481,7 +529,10 @@ mp_profile_replace (const struct mp_word_change *changes, size_t n)
         size_t c = *w - lo <= hi - lo
                    ? mp_count_at_most (changes, n, sizeof *changes, *w) : 0;
         if (c > 0 && changes[c - 1].from == *w)
-          *w = changes[c - 1].to;
+          {
+            *w = changes[c - 1].to;
+            replaced = 1;
+          }
       }
   mp_profile_release ();
 }

@@ -852,6 +852,39 @@ mp_symbolise_caller (uintptr_t ra)
   return f;
 }
 
+static int
+same_text (const char *a, const char *b)
+{
+  return a == b || (a != NULL && b != NULL && strcmp (a, b) == 0);
+}
+
+/* Whether lookups A and B name the same frames.  */
+static int
+same_frames (const struct symbolised *a, const struct symbolised *b)
+{
+  if (a->n != b->n)
+    return 0;
+  for (size_t i = 0; i < a->n; i++)
+    if (a->frames[i].line != b->frames[i].line
+        || a->frames[i].inlined != b->frames[i].inlined
+        || !same_text (a->frames[i].function, b->frames[i].function)
+        || !same_text (a->frames[i].file, b->frames[i].file))
+      return 0;
+  return 1;
+}
+
+/* The number of a retired lookup that names S's frames, or n_gone.  An
+   object loaded and unloaded again (a plugin) gets the same words each
+   time, so that its stacks stay one.  */
+static size_t
+gone_like (const struct symbolised *s)
+{
+  size_t i = 0;
+  while (i < n_gone && !same_frames (gone[i], s))
+    i++;
+  return i;
+}
+
 uintptr_t
 mp_symbols_retire (uintptr_t ra)
 {
@@ -859,7 +892,11 @@ mp_symbols_retire (uintptr_t ra)
   pthread_mutex_lock (&lock);
   struct symbolised *s = lookup (ra, MP_SYMBOLS_LINES);
   uintptr_t word = ra;
-  if (s != NULL && mp_reserve (&gone, &cap_gone, n_gone, sizeof *gone) == 0)
+  size_t k = s != NULL ? gone_like (s) : 0;
+  if (s != NULL && k < n_gone)
+    word = MP_STACK_RETIRED | k;
+  else if (s != NULL
+           && mp_reserve (&gone, &cap_gone, n_gone, sizeof *gone) == 0)
     {
       gone[n_gone] = s;
       word = MP_STACK_RETIRED | n_gone++;
