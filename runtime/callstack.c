@@ -98,13 +98,15 @@ static backtrace_fn unwinder;
 static uintptr_t entry;
 static struct object executable, libc;
 /* Whether find_unwinder has run: 0 not yet, 1 running in some thread,
-   2 done.  Not a pthread_once: a capture must not wait for the thread
-   loading libunwind, which may itself wait, in dlopen, for the dynamic
-   loader's lock that the capturing thread holds (an allocation in a
-   library's constructor during a dlopen, or the loader's own); such a
-   capture gives the allocating call's position alone, as one during a
-   fork does.  */
+   2 done.  Not a pthread_once: a capture must not wait for ever for the
+   thread loading libunwind, which may itself wait, in dlopen, for the
+   dynamic loader's lock that the capturing thread holds (an allocation
+   in a library's constructor during a dlopen, or the loader's own).  It
+   waits UNWINDER_WAIT seconds at most, loading takes a fraction of a
+   millisecond; then it gives the allocating call's position alone, as a
+   capture during a fork does.  */
 static atomic_int unwinder_state;
+#define UNWINDER_WAIT 1
 
 static struct object object_of (uintptr_t addr);
 
@@ -363,6 +365,16 @@ unwinder_ready (void)
       find_unwinder ();
       atomic_store_explicit (&unwinder_state, 2, memory_order_release);
       return 1;
+    }
+  if (s == 1)
+    {
+      struct timespec end;
+      clock_gettime (CLOCK_MONOTONIC, &end);
+      end.tv_sec += UNWINDER_WAIT;
+      while ((s = atomic_load_explicit (&unwinder_state,
+                                        memory_order_acquire)) == 1
+             && !passed (&end))
+        sched_yield ();
     }
   return s == 2;
 }
