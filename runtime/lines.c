@@ -25,6 +25,7 @@
 #include <dwarf.h>
 #include <stdlib.h>
 #include <string.h>
+#include "alloc.h"
 #include "index.h"
 #include "lines.h"
 
