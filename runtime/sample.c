@@ -69,7 +69,7 @@
 #define OFF_GAP ((int64_t) 1 << 20)
 #define MAX_GAP ((int64_t) 1 << 61)
 
-const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL };
+MP_API const struct mp_tracker mp_null_tracker = { NULL, NULL, NULL, NULL, NULL, NULL };
 
 /* The settings, guarded by `lock`.  `session` counts the starts and
    stops, and says which session a tracked block belongs to; it is
