@@ -6,19 +6,7 @@
 /* { dg-options "-std=gnu11" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1,report=./one.txt,pprof=one.txt,eventlog=two.json,folded=.//two.json,json=three.json,html=./two.json.%p" } */
 
-#include <stdio.h>
-#include <stdlib.h>
-
-void *volatile sink;
-
-int
-main (void)
-{
-  for (int i = 1; i <= 3; i++)
-    free (sink = calloc ((size_t) i, 8));
-  puts ("ok");
-  return 0;
-}
+#include "same-path-forms.c"
 
 /* { dg-output "^memprof: MEMPROF: report and pprof name the same file 'one.txt': no pprof written\n" } */
 /* { dg-output "memprof: MEMPROF: eventlog and folded name the same file './/two.json': no folded written\n" } */

@@ -9,34 +9,7 @@
 /* { dg-options "-std=gnu11 -pthread" } */
 /* { dg-set-target-env-var MEMPROF "report=none" } */
 
-/* GC_thread_is_registered, without the redirection of pthread_create.  */
-#define GC_THREADS
-#define GC_NO_THREAD_REDIRECTS
-#include <gc.h>
-#include <pthread.h>
-#include <stdio.h>
+#define START_BOEHM() GC_enable_incremental ()
+#include "setup-refused.c"
 
-void *volatile sink;
-
-static void *
-work (void *arg)
-{
-  for (int i = 0; i < 3; i++)
-    sink = GC_MALLOC (16);
-  *(int *) arg = GC_thread_is_registered ();
-  return NULL;
-}
-
-int
-main (void)
-{
-  GC_enable_incremental ();
-  pthread_t th;
-  int registered = -1;
-  pthread_create (&th, NULL, work, &registered);
-  pthread_join (th, NULL);
-  printf ("registered: %d\n", registered);
-  return 0;
-}
-
-/* { dg-output "^registered: 1\n$" } */
+/* { dg-output "^registered: before 1, after 1\n$" } */
