@@ -38,6 +38,13 @@ real_gawk() {
                        for (k in a) n += length(a[k]); print n }'
 }
 
+# jq-sh: jq's own shell test (tests/shtest), which starts some 350 jq
+# processes of a few milliseconds each, as issue 18 measures short-lived
+# processes on a real program; each profiled one writes its report.
+real_jq_sh() {
+    (cd "$1" && NO_VALGRIND=1 sh tests/shtest)
+}
+
 # sqlite3: the shell on an in-memory table with an index and FTS5.
 real_sqlite3() {
     "$1/sqlite3" -bail :memory: <<'EOF'
@@ -58,24 +65,29 @@ profiled() {
     (MEMPROF=$1 && export MEMPROF && shift && "$@")
 }
 
-# real_row P: P's row, or why it has none.
+# real_row NAME [P]: the row real-NAME of program P (default NAME), whose
+# workload is real_NAME with `-' as `_', or why it has none.  Each
+# profiled process writes a report of its own.
 real_row() {
-    d=$REAL/$1
-    if [ ! -x "$d/plain/$1" ] || [ ! -x "$d/memprof/$1" ]; then
-        sh "$TOP/scripts/check-real.sh" "$TOP" --build "$1" \
+    p=${2:-$1}
+    d=$REAL/$p
+    if [ ! -x "$d/plain/$p" ] || [ ! -x "$d/memprof/$p" ]; then
+        sh "$TOP/scripts/check-real.sh" "$TOP" --build "$p" \
             > "$OUT/real-$1.build.log" 2>&1 ||
             { show 'real-%-5s skipped: %s\n' "$1" \
                   "$(tail -1 "$OUT/real-$1.build.log") (make check-real, as root, fetches the source)"
               return; }
     fi
     mkdir -p "$OUT/real-home"
+    rm -rf "$OUT/real-$1.reports" && mkdir -p "$OUT/real-$1.reports"
     : > "$OUT/real-$1.times"
+    f=real_$(echo "$1" | tr - _)
     i=0
     while [ "$i" -lt "$REAL_RUNS" ]; do
-        p=$(timed "$OUT/real-$1.plain" real_"$1" "$d/plain")
-        m=$(timed "$OUT/real-$1.memprof" profiled \
-                "report=$OUT/real-$1.report" real_"$1" "$d/memprof")
-        echo "$p $m" >> "$OUT/real-$1.times"
+        tp=$(timed "$OUT/real-$1.plain" "$f" "$d/plain")
+        tm=$(timed "$OUT/real-$1.memprof" profiled \
+                 "report=$OUT/real-$1.reports/%p" "$f" "$d/memprof")
+        echo "$tp $tm" >> "$OUT/real-$1.times"
         i=$((i + 1))
     done
     cmp -s "$OUT/real-$1.plain.out" "$OUT/real-$1.memprof.out" ||
@@ -83,8 +95,11 @@ real_row() {
     row "real-$1"
 }
 
-for p in ${REAL_PROGRAMS:-w3m jq gawk sqlite3}; do
-    if wanted "real-$p"; then
-        real_row "$p"
+for rp in ${REAL_PROGRAMS:-w3m jq gawk sqlite3}; do
+    if wanted "real-$rp"; then
+        real_row "$rp"
     fi
 done
+case " ${REAL_PROGRAMS:-jq} " in
+    *" jq "*) ! wanted real-jq-sh || real_row jq-sh jq ;;
+esac

@@ -18,7 +18,9 @@
 #include "gcweak.h"
 
 /* Register T, the calling thread, with Boehm unless the setup did
-   (BY_SETUP) or the program did.  */
+   (BY_SETUP) or the program did.  Quiet: Boehm asks for the stack with
+   pthread_getattr_np, whose allocations are the C library's, not the
+   program's (nor, inside a user allocator, its call's).  */
 static void
 register_thread (struct mp_thread *t, int by_setup)
 {
@@ -26,8 +28,11 @@ register_thread (struct mp_thread *t, int by_setup)
   if (!GC_thread_is_registered ())
     {
       struct GC_stack_base sb;
-      if (GC_get_stack_base (&sb) == GC_SUCCESS
-          && GC_register_my_thread (&sb) == GC_SUCCESS)
+      mp_quiet_begin ();
+      int ok = GC_get_stack_base (&sb) == GC_SUCCESS
+               && GC_register_my_thread (&sb) == GC_SUCCESS;
+      mp_quiet_end ();
+      if (ok)
         t->gc_registered = MP_GC_REGISTERED_BY_US;
       else
         mp_warn ("cannot register this thread with Boehm GC");

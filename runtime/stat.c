@@ -63,17 +63,25 @@ mp_allocated_bytes (void)
 }
 
 /* The words of the calling thread's stack in use: from the top of its
-   stack (it grows down) to here.  */
+   stack (it grows down) to here.  Quiet: pthread_getattr_np reads
+   /proc/self/maps in the main thread, through the C library's malloc,
+   and reading a statistic must not change the allocator's.  */
 static long
 stack_words (void)
 {
   pthread_attr_t attr;
   void *low;
   size_t size;
-  if (pthread_getattr_np (pthread_self (), &attr) != 0)
+  mp_quiet_begin ();
+  int ok = pthread_getattr_np (pthread_self (), &attr) == 0;
+  if (ok)
+    {
+      ok = pthread_attr_getstack (&attr, &low, &size) == 0;
+      pthread_attr_destroy (&attr);
+    }
+  mp_quiet_end ();
+  if (!ok)
     return 0;
-  int ok = pthread_attr_getstack (&attr, &low, &size) == 0;
-  pthread_attr_destroy (&attr);
   uintptr_t top = (uintptr_t) low + size;
   uintptr_t here = (uintptr_t) __builtin_frame_address (0);
   return ok && here < top ? (long) ((top - here) / sizeof (void *)) : 0;
