@@ -149,9 +149,11 @@ static const struct mp_callee mp_callees[] =
   HOOK ("GC_register_finalizer_ignore_self", SIG_V_PFPGQ),
   HOOK ("GC_register_finalizer_no_order", SIG_V_PFPGQ),
   HOOK ("GC_register_finalizer_unreachable", SIG_V_PFPGQ),
-  /* What gc.h's GC_INIT calls, in every configuration: the runtime
-     sets itself up in the thread that starts Boehm (runtime/boehm.c).  */
+  /* What gc.h's GC_INIT calls, in every configuration, and
+     GC_enable_incremental, which starts Boehm too: the runtime sets
+     itself up in the thread that starts Boehm (runtime/boehm.c).  */
   HOOK ("GC_init", SIG_V_),
+  HOOK ("GC_enable_incremental", SIG_V_),
 
   /* C++'s replaceable allocation functions, by their mangled names
      (size_t is `m').  The plain and aligned new throw std::bad_alloc;

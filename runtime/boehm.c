@@ -65,6 +65,17 @@ __mp_GC_init (void)
   mp_gc_self ();
 }
 
+/* GC_enable_incremental, rewritten by the plugin: the program's first
+   call of Boehm may be this one, which starts it as GC_init does.  Our
+   setup first, as at GC_init: Boehm switches incremental mode on in a
+   running collector too.  */
+MP_API void
+__mp_GC_enable_incremental (void)
+{
+  __mp_GC_init ();
+  GC_enable_incremental ();
+}
+
 /* Only a process that started without libgc gets here without it: a
    program that calls memprof.h's collections, finalisers or VM
    interface from code the plugin did not see (the plugin makes each

@@ -334,6 +334,33 @@ warn_item (const char *text, size_t len, const char *key, size_t klen,
     warn ("MEMPROF: '%s' has no value (ignored)", shown (text, len, a));
 }
 
+/* PATH (malloc'ed: freed here) as the file it names, whatever its
+   spelling: its directory's real path, then its last component, as the
+   file need not exist yet; PATH itself if the directory is not there.
+   NULL without memory.  */
+static char *
+resolved (char *path)
+{
+  const char *slash = path ? strrchr (path, '/') : NULL;
+  size_t dir_len = slash == NULL ? 0 : slash == path ? 1
+                   : (size_t) (slash - path);
+  char dir[PATH_MAX], real[PATH_MAX];
+  if (path == NULL || dir_len >= sizeof dir)
+    return path;
+  memcpy (dir, path, dir_len);
+  dir[dir_len] = '\0';
+  if (realpath (dir_len ? dir : ".", real) == NULL)
+    return path;
+  const char *base = slash ? slash + 1 : path;
+  size_t real_len = strlen (real), size = real_len + 1 + strlen (base) + 1;
+  char *out = malloc (size);
+  if (out != NULL)
+    snprintf (out, size, "%s%s%s", real, real[real_len - 1] == '/' ? "" : "/",
+              base);
+  free (path);
+  return out;
+}
+
 /* Whether paths A and B name one file, in this process or in a child
    it forks, which writes PATH.PID for a PATH without %p
    (mp_config_path).  */
@@ -343,8 +370,8 @@ same_file (const char *a, const char *b)
   int same = 0;
   for (int forked = 0; forked < 2 && !same; forked++)
     {
-      char *x = mp_config_path (a, 0, forked);
-      char *y = mp_config_path (b, 0, forked);
+      char *x = resolved (mp_config_path (a, 0, forked));
+      char *y = resolved (mp_config_path (b, 0, forked));
       same = x && y && strcmp (x, y) == 0;
       free (x);
       free (y);

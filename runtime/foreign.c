@@ -74,6 +74,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct foreign **buckets;
 static struct foreign *all;     /* every foreign site, newest first */
 static struct cache *caches;    /* every thread's, in use or free */
+static size_t n_caches;         /* in `caches': they are never freed */
 
 static const char *const callees[MP_FOREIGN_CALLS] = {
   "malloc", "calloc", "realloc", "reallocarray", "free", "memalign",
@@ -122,10 +123,20 @@ claim_cache (void)
         return NULL;
       c->next = caches;
       caches = c;
+      n_caches++;
     }
   memset (c->sets, 0, sizeof c->sets);
   c->in_use = 1;
   return c;
+}
+
+void
+mp_foreign_memory (size_t *n, size_t *bytes)
+{
+  pthread_mutex_lock (&lock);
+  *n = n_caches;
+  pthread_mutex_unlock (&lock);
+  *bytes = *n * sizeof (struct cache);
 }
 
 const struct mp_site *

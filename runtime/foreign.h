@@ -100,6 +100,11 @@ void mp_foreign_unloaded (uintptr_t lo, uintptr_t hi);
    list, for another thread.  */
 void mp_foreign_thread_exit (void);
 
+/* How many threads' caches there are, N, and the BYTES they take: one
+   for each thread that ran at once (a cache outlives its thread, for
+   the next), part of the runtime's own memory (own.c's report).  */
+void mp_foreign_memory (size_t *n, size_t *bytes);
+
 /* The totals of the foreign sites: the blocks they allocated (a realloc
    that works makes one, as valgrind's DHAT counts), their bytes, and how
    many sites (callers) allocated any.  */

@@ -255,11 +255,21 @@ copy_frames (const uintptr_t *in, size_t n, size_t *g, uintptr_t *out,
     }
 }
 
+/* Whether word W of a captured stack is a C frame: a return address,
+   or the word that stands for one since its object was unloaded
+   (callstack.h), which is tagged too.  */
+static int
+is_c_frame (uintptr_t w)
+{
+  uintptr_t tag = w & MP_GUEST_TAG_MASK;
+  return tag == 0 || tag == MP_STACK_RETIRED;
+}
+
 size_t
 mp_guest_arrange (const uintptr_t *in, size_t n, uintptr_t *out)
 {
   size_t c = 0, g, k = 0;
-  while (c < n && !(in[c] & MP_GUEST_TAG_MASK))
+  while (c < n && is_c_frame (in[c]))
     c++;
   int truncated = c < n && in[c] == MP_STACK_TRUNCATED;
   g = c + (size_t) truncated;

@@ -39,6 +39,7 @@
 #include "generations.h"
 #include "config.h"
 #include "sample.h"
+#include "foreign.h"
 
 static _Atomic size_t in_use, peak;   /* bytes in the sampling tables */
 static atomic_int exhausted;          /* 1 once sampling has stopped */
@@ -186,6 +187,9 @@ mp_own_report (FILE *out)
   unsigned room;
   mp_sites_memory (&records, &bytes, &room);
   fprintf (out, "counters: %zu bytes in %zu thread records\n", bytes, records);
+  mp_foreign_memory (&records, &bytes);
+  fprintf (out, "foreign-site caches: %zu bytes in %zu thread caches\n",
+           bytes, records);
   if (room < MP_MAX_SITES - MP_RECORD_SLOTS)
     fprintf (out, "counters: address space short, room for %u sites; "
              "the sites past them are counted as <unknown>\n", room);

@@ -119,6 +119,11 @@ static uintptr_t sought;        /* the address `same_ra' compares with */
    its object was mapped.  */
 static struct symbolised **gone;
 static size_t n_gone, cap_gone;
+/* The same, numbered alike in `gone_index' by their frames' text
+   (frames_hash), so that each retirement finds its like at once: a
+   plugin loaded and unloaded many times retires as many frames each
+   time as its stacks hold.  */
+static struct mp_index gone_index;
 
 /* The modules of `dwfl' whose objects are unloaded, until the maps
    show them again (a file loaded again where it was), and the loader's
@@ -642,14 +647,23 @@ rename_in (struct symbolised **at, const char *old, const char *now)
     }
 }
 
+static void index_gone (void);
+
 static void
 renamed (const char *old, const char *now, void *data)
 {
   (void) data;
   for (size_t i = 0; i < n_cached; i++)
     rename_in (&cached[i], old, now);
+  int moved = 0;
   for (size_t i = 0; i < n_gone; i++)
-    rename_in (&gone[i], old, now);
+    {
+      const struct symbolised *was = gone[i];
+      rename_in (&gone[i], old, now);
+      moved |= gone[i] != was;
+    }
+  if (moved)
+    index_gone ();              /* their text, hence their hashes, changed */
 }
 
 /* NAME without the symbol version that a symbol table's name may carry
@@ -873,18 +887,62 @@ same_frames (const struct symbolised *a, const struct symbolised *b)
   return 1;
 }
 
-/* The number of a retired lookup that names S's frames, or n_gone.  An
-   object loaded and unloaded again (a plugin) gets the same words each
-   time, so that its stacks stay one.  */
-static size_t
-gone_like (const struct symbolised *s)
+/* The hash of the text of S's frames, which same_frames compares.  */
+static uint64_t
+frames_hash (const struct symbolised *s)
 {
-  size_t i = 0;
-  while (i < n_gone && !same_frames (gone[i], s))
-    i++;
-  return i;
+  uint64_t h = s->n;
+  for (size_t i = 0; i < s->n; i++)
+    {
+      const struct mp_frame *f = &s->frames[i];
+      h = h * 31 + (f->function ? mp_hash_string (f->function) : 0);
+      h = h * 31 + (f->file ? mp_hash_string (f->file) : 0);
+      h = h * 31 + f->line * 2u + (f->inlined != 0);
+    }
+  return h;
 }
 
+/* Whether retired lookup ITEM names the frames of lookup CTX.  */
+static int
+same_gone (size_t item, void *ctx)
+{
+  return same_frames (gone[item], ctx);
+}
+
+static int
+none_same (size_t item, void *ctx)
+{
+  (void) item, (void) ctx;
+  return 0;
+}
+
+/* Number the retired lookups in `gone_index' again, by their frames'
+   text now.  Without memory the index stays as it was: a lookup renamed
+   since may get a word of its own at its next retirement.  */
+static void
+index_gone (void)
+{
+  struct mp_index fresh = { NULL, NULL, 0, 0, 0 };
+  size_t i = 0;
+  for (; i < n_gone; i++)
+    {
+      uint64_t h = frames_hash (gone[i]);
+      size_t *slot = mp_index_find (&fresh, h, none_same, NULL);
+      if (slot == NULL || mp_index_add (&fresh, slot, h) != 0)
+        break;
+    }
+  if (i < n_gone)
+    mp_index_free (&fresh);
+  else
+    {
+      mp_index_free (&gone_index);
+      gone_index = fresh;
+    }
+}
+
+/* A retired lookup that names the frames of lookup S gives its word: an
+   object loaded and unloaded again (a plugin) gets the same words each
+   time, so that its stacks stay one.  */
 uintptr_t
 mp_symbols_retire (uintptr_t ra)
 {
@@ -892,11 +950,14 @@ mp_symbols_retire (uintptr_t ra)
   pthread_mutex_lock (&lock);
   struct symbolised *s = lookup (ra, MP_SYMBOLS_LINES);
   uintptr_t word = ra;
-  size_t k = s != NULL ? gone_like (s) : 0;
-  if (s != NULL && k < n_gone)
-    word = MP_STACK_RETIRED | k;
-  else if (s != NULL
-           && mp_reserve (&gone, &cap_gone, n_gone, sizeof *gone) == 0)
+  uint64_t h = s != NULL ? frames_hash (s) : 0;
+  size_t *slot = s != NULL ? mp_index_find (&gone_index, h, same_gone, s)
+                 : NULL;
+  if (slot != NULL && *slot != 0)
+    word = MP_STACK_RETIRED | (*slot - 1);
+  else if (slot != NULL
+           && mp_reserve (&gone, &cap_gone, n_gone, sizeof *gone) == 0
+           && mp_index_add (&gone_index, slot, h) == 0)
     {
       gone[n_gone] = s;
       word = MP_STACK_RETIRED | n_gone++;

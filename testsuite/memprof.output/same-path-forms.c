@@ -2,7 +2,8 @@
    the later key of report, eventlog, pprof, folded and json is dropped
    with one warning, and the first form is written whole (json and html
    may share one: same-path.c).  So is one of two paths that a forked
-   child would expand to one file: PATH.PID for PATH, and PATH.%p.  */
+   child would expand to one file: PATH.PID for PATH, and PATH.%p.
+   same-path-resolved.c includes this file.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1,report=one.txt,json=one.txt,eventlog=two.json,folded=two.json,pprof=p.out,html=p.out.%p" } */

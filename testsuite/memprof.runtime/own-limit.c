@@ -60,5 +60,6 @@ main (void)
 /* { dg-output "ok\n==== memprof report, pid \[0-9\]+ ====\n== allocator statistics ==\n" } */
 /* { dg-output ".*\n== memprof's own memory ==\nsampling tables: \[0-9\]+ bytes \\(peak \[0-9\]+, own_limit 65536\\)\n" } */
 /* { dg-output "counters: \[1-9\]\[0-9\]* bytes in 1 thread records\n" } */
+/* { dg-output "foreign-site caches: \[0-9\]+ bytes in \[0-9\]+ thread caches\n" } */
 /* { dg-output "sampling stopped at \[0-9.\]+ s for want of memory: the profiles hold the samples taken before\n" } */
 /* { dg-output "==== end of memprof report ====\n$" } */

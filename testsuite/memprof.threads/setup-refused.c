@@ -5,7 +5,8 @@
    unlocked (runtime/generations.c, setup_safe).  It warns once and
    leaves the thread unregistered; the starter's first GC allocation
    runs the setup, and a later thread is registered as usual.
-   setup-early.c includes this file with BOEHM_FIRST.  */
+   setup-early.c includes this file with BOEHM_FIRST, and
+   setup-incremental.c with START_BOEHM.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
 /* { dg-set-target-env-var MEMPROF "report=none" } */
@@ -19,6 +20,9 @@
 
 void *volatile sink;
 void (*volatile start_boehm) (void) = GC_init;
+#ifndef START_BOEHM
+# define START_BOEHM() start_boehm ()
+#endif
 
 static void *
 work (void *arg)
@@ -52,7 +56,7 @@ int
 main (void)
 {
 #ifndef BOEHM_FIRST
-  start_boehm ();
+  START_BOEHM ();
 #endif
   int before = registered_in_thread ();
   sink = GC_MALLOC (16);
