@@ -8,11 +8,11 @@
    lock yet (a crash in GC_gcollect, "Tried to start parallel mark in
    bad state", or a hang) in some 5 to 25% of the runs.  The setup is
    once a process, so each round is a child of its own: the parent never
-   starts Boehm.  Main pauses between collections: Boehm's allocation
-   lock is not fair, and a main thread that takes it again at once kept
-   the workers waiting for it (to register, in GC_thread_is_registered)
-   for 10 to 30 s on a loaded machine, plain Boehm as well: a round
-   that only looked hung, past the watchdog.  */
+   starts Boehm.  Main collects again only once a worker has gone on:
+   Boehm's allocation lock is not fair, and a main thread that took it
+   again at once kept the workers waiting for it (to register, in
+   GC_thread_is_registered) for 10 to 30 s on a loaded machine, plain
+   Boehm as well: a round that only looked hung, past the watchdog.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -pthread" } */
 /* { dg-set-target-env-var MEMPROF "report=none" } */
@@ -31,6 +31,11 @@
 
 static atomic_int running;
 
+/* Bumped by each worker at its first allocation and every PROGRESS
+   after it.  */
+static atomic_int progress;
+#define PROGRESS 100
+
 static void *
 work (void *arg)
 {
@@ -41,6 +46,8 @@ work (void *arg)
       void **p = GC_MALLOC (32);
       p[0] = keep;
       keep = p;
+      if (i % PROGRESS == 0)
+        atomic_fetch_add (&progress, 1);
     }
   atomic_fetch_sub (&running, 1);
   return NULL;
@@ -56,10 +63,15 @@ round_in_child (void)
   for (int i = 0; i < WORKERS; i++)
     pthread_create (&th[i], NULL, work, NULL);
   struct timespec pause = { 0, 100000 };
+  int seen = -1;
   while (atomic_load (&running) > 0)
     {
-      GC_gcollect ();
-      nanosleep (&pause, NULL);
+      int now = atomic_load (&progress);
+      if (now != seen)
+        GC_gcollect ();
+      else
+        nanosleep (&pause, NULL);
+      seen = now;
     }
   for (int i = 0; i < WORKERS; i++)
     pthread_join (th[i], NULL);
