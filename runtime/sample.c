@@ -242,7 +242,7 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words,
 static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words,
               void *block, enum mp_source source, const void *ra,
-              size_t usable);
+              size_t usable, uint64_t epoch);
 
 /* The settings, as this thread's copy, taken again under lock if they
    changed since.  */
@@ -378,7 +378,7 @@ mp_sample_interrupt (struct mp_thread *t)
 int
 mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                 void *block, enum mp_source source, const void *ra,
-                size_t usable)
+                size_t usable, uint64_t epoch)
 {
   if (MP_UNLIKELY (mp_busy.depth))
     {
@@ -387,7 +387,8 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
       return 0;
     }
   int saved = errno;
-  int tracked = sample_block (t, left, words, block, source, ra, usable);
+  int tracked = sample_block (t, left, words, block, source, ra, usable,
+                              epoch);
   if (!mp_young_budget_seen (t))
     mp_young_budget_check (t);
   if (MP_UNLIKELY (t->young.minor_due) && !mp_hooks_busy ())
@@ -469,9 +470,9 @@ estimate (uint64_t n, uint64_t words, size_t usable, double r)
    mp_sample_slow: one frame fewer for the unwinder.  */
 static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
-              enum mp_source source, const void *ra, size_t usable)
+              enum mp_source source, const void *ra, size_t usable,
+              uint64_t epoch)
 {
-  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   left += (int64_t) words;
   mp_deliver (t);
   const struct settings *c = settings ();
