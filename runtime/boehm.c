@@ -393,6 +393,9 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
       count_gc_free (t, c, base, old);
       return debug ? GC_debug_realloc (p, 0, file, line) : GC_realloc (p, 0);
     }
+  /* Inside a user allocator the call's, as an allocation's: counted
+     here, the block is not counted again as the call's result.  */
+  c = mp_counts (t, mp_charge_site (t, s));
   /* Boehm frees a block it moves: its entry must be off the table
      before, and ends only if it moved.  */
   struct mp_tracked *e = mp_tracked_take (base, 1);
