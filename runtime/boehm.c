@@ -368,9 +368,7 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   int major = words > MP_MAX_YOUNG_WOSIZE || source == MP_SOURCE_UNCOLLECTABLE;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
   uint64_t epoch = gc_block_epoch (t, qbase, words, major);
-  mp_sample (t, words, qbase,
-             source == MP_SOURCE_UNCOLLECTABLE ? source : MP_SOURCE_NORMAL, ra,
-             usable, epoch);
+  mp_sample (t, words, qbase, source, ra, usable, epoch);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */
