@@ -103,18 +103,6 @@ mp_gc_self_slow (void)
   return mp_gc_tls = t;
 }
 
-/* Log BASE, WORDS words just allocated by T, if young (not MAJOR), and
-   return the epoch it was made in: its log entry's, which the sample
-   must share, or the tracker could see it young after a collection that
-   the counters promote it at (mp_young_log_slow).  */
-static uint64_t
-gc_block_epoch (struct mp_thread *t, void *base, uint64_t words, int major)
-{
-  if (MP_LIKELY (!major && words))
-    return mp_young_log (t, base, words);
-  return atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
-}
-
 void
 mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site, void *base,
                   size_t n, size_t usable, enum mp_source source,
@@ -132,9 +120,10 @@ mp_count_gc_slow (struct mp_thread *t, const struct mp_site *site, void *base,
   uint64_t words = mp_words (n);
   int major = source == MP_SOURCE_UNCOLLECTABLE || words > MP_MAX_YOUNG_WOSIZE;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
-  uint64_t epoch = gc_block_epoch (t, base, words, major);
+  if (MP_LIKELY (!major && words))
+    mp_young_log (t, base, words);
   mp_guest_count (t, (int64_t) n, words, major);
-  mp_sample (t, words, base, source, ra, usable, epoch);
+  mp_sample (t, words, base, source, ra, usable);
 }
 
 void
@@ -367,8 +356,9 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
     = mp_gc_source_of_kind (GC_get_kind_and_size (qbase, NULL));
   int major = words > MP_MAX_YOUNG_WOSIZE || source == MP_SOURCE_UNCOLLECTABLE;
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
-  uint64_t epoch = gc_block_epoch (t, qbase, words, major);
-  mp_sample (t, words, qbase, source, ra, usable, epoch);
+  if (!major && words)
+    mp_young_log (t, qbase, words);
+  mp_sample (t, words, qbase, source, ra, usable);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */

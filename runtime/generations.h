@@ -22,7 +22,7 @@ int mp_gc_setup (void);
 void mp_gc_setup_if_started (void);
 void mp_gc_setup_fork (enum mp_fork_step step);
 int mp_gc_started (void);
-uint64_t mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words);
+void mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words);
 
 /* Young-log entries: see generations.c.  */
 #define MP_EPOCH_MASK UINT64_C (0xf)
@@ -36,23 +36,31 @@ mp_young_entry (void *base, uint64_t words, uint64_t epoch)
 }
 
 /* Log BASE, a young block of WORDS words just allocated by T, with the
-   epoch as it is now (generations.c says why that is right); return
-   that epoch, the block's for the sampler too (sample.h).  */
-static inline __attribute__ ((always_inline)) uint64_t
+   epoch as it is now (generations.c says why that is right).  */
+static inline __attribute__ ((always_inline)) void
 mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 {
   struct mp_young *y = &t->young;
   size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
   if (MP_UNLIKELY (n >= __atomic_load_n (&y->limit, __ATOMIC_RELAXED)))
-    return mp_young_log_slow (t, base, words);
+    {
+      mp_young_log_slow (t, base, words);
+      return;
+    }
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
   __atomic_store_n (&e[n], mp_young_entry (base, words, epoch),
                     __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
-  return epoch;
 }
 void mp_young_forget (struct mp_thread *t, void *base);
+
+/* The epoch of BASE, the young block T logged last (mp_young_log): its
+   entry's, read before any wait for a collection in the log's slow path,
+   so that the sample and the counters see the block live through the
+   same collections.  The epoch now if the block is not T's last entry
+   (it went unlogged).  */
+uint64_t mp_young_epoch_of (struct mp_thread *t, const void *base);
 
 /* The minor heap budget: mp_young_set_budget sets it for every thread;
    a thread sees it at its next log slow path or sampling slow path

@@ -242,7 +242,7 @@ place_samples (struct mp_thread *t, int64_t left, uint64_t words,
 static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words,
               void *block, enum mp_source source, const void *ra,
-              size_t usable, uint64_t epoch);
+              size_t usable);
 
 /* The settings, as this thread's copy, taken again under lock if they
    changed since.  */
@@ -378,7 +378,7 @@ mp_sample_interrupt (struct mp_thread *t)
 int
 mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                 void *block, enum mp_source source, const void *ra,
-                size_t usable, uint64_t epoch)
+                size_t usable)
 {
   if (MP_UNLIKELY (mp_busy.depth))
     {
@@ -387,8 +387,7 @@ mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
       return 0;
     }
   int saved = errno;
-  int tracked = sample_block (t, left, words, block, source, ra, usable,
-                              epoch);
+  int tracked = sample_block (t, left, words, block, source, ra, usable);
   if (!mp_young_budget_seen (t))
     mp_young_budget_check (t);
   if (MP_UNLIKELY (t->young.minor_due) && !mp_hooks_busy ())
@@ -470,9 +469,15 @@ estimate (uint64_t n, uint64_t words, size_t usable, double r)
    mp_sample_slow: one frame fewer for the unwinder.  */
 static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
-              enum mp_source source, const void *ra, size_t usable,
-              uint64_t epoch)
+              enum mp_source source, const void *ra, size_t usable)
 {
+  int young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
+              && words <= MP_MAX_YOUNG_WOSIZE;
+  /* A young block's, its log entry's, not the epoch now: a collection
+     may have run since, while the log waited for Boehm's lock.  */
+  uint64_t epoch
+    = young ? mp_young_epoch_of (t, block)
+            : atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   left += (int64_t) words;
   mp_deliver (t);
   const struct settings *c = settings ();
@@ -502,9 +507,7 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
   struct mp_sampled smp = {
     .block = block, .session = c->session, .epoch = epoch, .gc = gc,
     .est = estimate (n, words, usable, r), .rate = r, .n_samples = n,
-    .source = source,
-    .young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
-             && words <= MP_MAX_YOUNG_WOSIZE
+    .source = source, .young = young
   };
   /* A copy: the callback may change the settings, and this thread's
      copy with them.  */

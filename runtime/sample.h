@@ -11,7 +11,7 @@
 
 int mp_sample_slow (struct mp_thread *t, int64_t left, uint64_t words,
                     void *block, enum mp_source source, const void *ra,
-                    size_t usable, uint64_t epoch);
+                    size_t usable);
 unsigned mp_sample_session (void);
 /* The sampling rate in effect: MEMPROF's, or the program's while it
    samples (mp_memprof_start).  */
@@ -31,14 +31,10 @@ void mp_callback_abandon (struct mp_thread *t);
 
 /* Count WORDS more words allocated by T in BLOCK, of SOURCE, at RA, down
    to the next sampled one; return 1 if the tracker now tracks BLOCK
-   (malloc family only).  EPOCH is the mp_gc_epoch a GC block was made
-   in, the one its young-log entry carries (mp_young_log's), so that the
-   tracker and the counters see it live through the same collections;
-   malloc blocks have none (0).  */
+   (malloc family only).  */
 static inline __attribute__ ((always_inline)) int
 mp_sample (struct mp_thread *t, uint64_t words, void *block,
-           enum mp_source source, const void *ra, size_t usable,
-           uint64_t epoch)
+           enum mp_source source, const void *ra, size_t usable)
 {
   int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
@@ -46,7 +42,7 @@ mp_sample (struct mp_thread *t, uint64_t words, void *block,
     return 0;
   /* LEFT, not a reload: a prompt's 0 stored since would lose the
      block's samples.  */
-  return mp_sample_slow (t, left, words, block, source, ra, usable, epoch);
+  return mp_sample_slow (t, left, words, block, source, ra, usable);
 }
 
 /* Start the report's sampling, at MEMPROF's rate: mp_init, once.  */
