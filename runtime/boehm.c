@@ -358,9 +358,7 @@ count_gc_realloc (struct mp_thread *t, struct mp_site_counts *c, void *base,
   mp_add (&c->c[major ? SC_MAJOR_WORDS : SC_MINOR_WORDS], (int64_t) words);
   if (!major && words)
     mp_young_log (t, qbase, words);
-  mp_sample (t, words, qbase,
-             source == MP_SOURCE_UNCOLLECTABLE ? source : MP_SOURCE_NORMAL, ra,
-             usable);
+  mp_sample (t, words, qbase, source, ra, usable);
 }
 
 /* GC_realloc, or GC_debug_realloc (with FILE and LINE) when DEBUG.  */
@@ -383,6 +381,9 @@ gc_realloc (void *p, size_t n, int debug, const char *file, int line,
       count_gc_free (t, c, base, old);
       return debug ? GC_debug_realloc (p, 0, file, line) : GC_realloc (p, 0);
     }
+  /* Inside a user allocator the call's, as an allocation's: counted
+     here, the block is not counted again as the call's result.  */
+  c = mp_counts (t, mp_charge_site (t, s));
   /* Boehm frees a block it moves: its entry must be off the table
      before, and ends only if it moved.  */
   struct mp_tracked *e = mp_tracked_take (base, 1);

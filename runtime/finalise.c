@@ -812,12 +812,10 @@ mp_finalise_after_reclaim (int full)
 }
 
 /* Run the mp_finalise calls left in `ready`, and the due finalise_last
-   calls and alarms, one thread at a time.  */
-void
-mp_finalise_deliver (void)
+   calls and alarms: mp_finalise_deliver's delivery.  */
+static void
+deliver_once (void)
 {
-  if (!atomic_load (&anything_due) || atomic_exchange (&delivering, 1))
-    return;
   if (in_found == 0)
     {
       resolve ();
@@ -857,7 +855,32 @@ mp_finalise_deliver (void)
   if (called)
     mp_gc_message (MP_VERBOSE_FINALISE, "done calling finalisation functions");
   mp_ev_end (MP_EV_FINALISE, ev);
-  atomic_store (&delivering, 0);
+}
+
+/* Whether calls are in `due`.  */
+static int
+due_left (void)
+{
+  mp_collector_lock (&lock);
+  int left = due != NULL;
+  mp_collector_unlock (&lock);
+  return left;
+}
+
+/* deliver_once, one thread at a time.  A thread that finds another
+   delivering leaves the calls to it (memprof.h, the collections), so
+   that one looks at `due` again once it lets the others in: a call
+   made due just before would wait for the next delivery otherwise.  */
+void
+mp_finalise_deliver (void)
+{
+  while (atomic_load (&anything_due) && !atomic_exchange (&delivering, 1))
+    {
+      deliver_once ();
+      atomic_store (&delivering, 0);
+      if (!due_left ())
+        return;
+    }
 }
 
 /* See fork.c.  A run, a delivery, a change of registration or a

@@ -904,9 +904,12 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
   if (!mp_gc_started ())
     return;
   struct mp_young *y = &t->young;
-  /* Before any collection log_out_of_memory runs: the block lives
-     through it, and is promoted by it (the counters say so; the
-     tracker, which reads the epoch after, has it young).  */
+  /* Before young_make_room waits for Boehm's lock, which may be while
+     another thread collects (the first append after each collection
+     comes here), and before log_out_of_memory collects: the block
+     lives through that collection, and is promoted by it, in the
+     counters and in the tracker, whose sample reads the epoch from
+     this entry (mp_young_epoch_of).  */
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   if ((log_full (y)
        || atomic_load_explicit (&y->done, memory_order_relaxed) > 0)
@@ -921,6 +924,23 @@ mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words)
   atomic_store_explicit (&y->count, n + 1, memory_order_release);
   if (y->dropped + n >= y->check_at || !mp_young_budget_seen (t))
     mp_young_budget_check (t);
+}
+
+uint64_t
+mp_young_epoch_of (struct mp_thread *t, const void *base)
+{
+  struct mp_young *y = &t->young;
+  uint64_t now = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+  size_t n = atomic_load_explicit (&y->count, memory_order_relaxed);
+  if (n == 0)
+    return now;
+  uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
+  uint64_t v = __atomic_load_n (&e[n - 1], __ATOMIC_RELAXED);
+  if ((v & MP_ADDR_MASK) != (uintptr_t) base)
+    return now;
+  /* The entry's epoch is the epoch mod 16: fewer collections than that
+     come between an append and its sample.  */
+  return now - ((now - v) & MP_EPOCH_MASK);
 }
 
 /* Drop entry I of Y if it is BASE's, logged in EPOCH; 1 if it was.  */

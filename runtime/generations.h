@@ -55,6 +55,13 @@ mp_young_log (struct mp_thread *t, void *base, uint64_t words)
 }
 void mp_young_forget (struct mp_thread *t, void *base);
 
+/* The epoch of BASE, the young block T logged last (mp_young_log): its
+   entry's, read before any wait for a collection in the log's slow path,
+   so that the sample and the counters see the block live through the
+   same collections.  The epoch now if the block is not T's last entry
+   (it went unlogged).  */
+uint64_t mp_young_epoch_of (struct mp_thread *t, const void *base);
+
 /* The minor heap budget: mp_young_set_budget sets it for every thread;
    a thread sees it at its next log slow path or sampling slow path
    (mp_young_budget_seen tells if it has).  */

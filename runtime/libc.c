@@ -933,7 +933,10 @@ realloc_slow (void *p, size_t n, const struct mp_site *site, const void *ra)
       mp_tracked_end (t, e);
       return SYS (realloc, (p, 0));
     }
-  return realloc_ours (t, c, p, old, slack, n, e, ra);
+  /* Inside a user allocator the call's, as an allocation's: counted
+     here, the block is not counted again as the call's result.  */
+  return realloc_ours (t, mp_counts (t, mp_charge_site (t, site)), p, old,
+                       slack, n, e, ra);
 }
 
 /* realloc_failed for realloc_call, which took P's slack out of
@@ -1019,7 +1022,8 @@ realloc_untouched (size_t room, size_t n)
 /* realloc of P to N at SITE, called from RA (RA_HERE: the caller's),
    with a fast path for the common case: P an untracked block of ours in
    a glibc chunk of its own, N neither 0 nor too big, the site numbered,
-   no sample due in the words the realloc adds.  When the allocator
+   no user allocator's call under way (realloc_slow charges it), no
+   sample due in the words the realloc adds.  When the allocator
    would return P untouched (realloc_untouched), the path makes no call:
    the block is retagged where it is.  Else realloc_call calls it.  */
 static inline __attribute__ ((always_inline)) void *
@@ -1031,7 +1035,7 @@ realloc_as (void *p, size_t n, const struct mp_site *site, const void *ra)
   unsigned id;
   /* N - 1 wraps for 0, which frees P.  */
   if (MP_UNLIKELY (p == NULL || t == &mp_no_fast_thread
-                   || n - 1 >= SIZE_MAX - TRAILER
+                   || t->user_site != NULL || n - 1 >= SIZE_MAX - TRAILER
                    || !fast_block (p, &old, &slack)
                    || (id = __atomic_load_n (&site->id,
                                              __ATOMIC_ACQUIRE)) == 0))

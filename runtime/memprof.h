@@ -482,7 +482,14 @@ int mp_space_profile_foreach (int (*fn) (const struct mp_space_profile *,
                               void *data);
 
 /* Collections, as OCaml's Gc.  Each delivers the callbacks due (the
-   tracker's, finalise_last's, alarms') before it returns.
+   tracker's, finalise_last's, alarms') before it returns, those of what
+   it collected among them; but the callbacks of each kind (the
+   tracker's; finalise_last's and alarms') are delivered by one thread
+   at a time, in order, and while another thread delivers them (in one
+   of them, or about to call one) the collection leaves them to it and
+   returns without waiting, since that callback may be waiting for the
+   caller: that thread delivers them, those due after it started
+   included, before it returns to the program.
 
    mp_minor        ends the youth of every young block: a partial Boehm
                    collection in incremental mode, else a full one

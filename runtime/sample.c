@@ -471,7 +471,13 @@ static inline __attribute__ ((always_inline)) int
 sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
               enum mp_source source, const void *ra, size_t usable)
 {
-  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+  int young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
+              && words <= MP_MAX_YOUNG_WOSIZE;
+  /* A young block's, its log entry's, not the epoch now: a collection
+     may have run since, while the log waited for Boehm's lock.  */
+  uint64_t epoch
+    = young ? mp_young_epoch_of (t, block)
+            : atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
   left += (int64_t) words;
   mp_deliver (t);
   const struct settings *c = settings ();
@@ -501,9 +507,7 @@ sample_block (struct mp_thread *t, int64_t left, uint64_t words, void *block,
   struct mp_sampled smp = {
     .block = block, .session = c->session, .epoch = epoch, .gc = gc,
     .est = estimate (n, words, usable, r), .rate = r, .n_samples = n,
-    .source = source,
-    .young = (source == MP_SOURCE_NORMAL || source == MP_SOURCE_ATOMIC)
-             && words <= MP_MAX_YOUNG_WOSIZE
+    .source = source, .young = young
   };
   /* A copy: the callback may change the settings, and this thread's
      copy with them.  */

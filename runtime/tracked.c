@@ -24,7 +24,10 @@
    queue (mp_tracked_deliver).  GC_free and a GC_realloc that moves the
    block end it through the same queue; the entry is taken off the table
    before Boehm frees the block (mp_tracked_take), so that no other block
-   at the same address is ended in its place.  One thread delivers at a
+   at the same address is ended in its place; the collections that Boehm
+   runs meanwhile (a GC_realloc's, which may collect before it moves the
+   block, or fail after) do not see it, and it catches up with them when
+   it comes back (catch_up).  One thread delivers at a
    time, in queue order, so a block's callbacks keep OCaml's order:
    alloc, promote, dealloc.
 
@@ -80,6 +83,8 @@ struct mp_tracked
   struct mp_space_amount est;   /* the profile's estimate of the block */
   uint64_t epoch;               /* mp_gc_epoch when the block was made */
   unsigned session;             /* mp_memprof_start call it belongs to */
+  uint32_t taken;               /* GC entries off the table for their
+                                   caller: `reclaimed' then */
   unsigned char gc, young;      /* a GC block; not yet promoted */
   unsigned char age;            /* collections survived, up to 255 */
   unsigned char in_table, in_queue;
@@ -117,6 +122,12 @@ static _Atomic uint64_t n_puts; /* entries ever put in the table: written
                                    under mp_profile_lock, read without
                                    it by a signal handler's free */
 static atomic_long lost_frees;  /* deferred frees lost for want of a node */
+/* The mp_gc_epoch that the last reclaim read (mp_tracked_after_reclaim),
+   which looks at the entries in the table only: one taken off for a
+   while, as a GC_realloc's is while Boehm runs it, which may collect,
+   catches up when it comes back (catch_up).  Written by the collector,
+   under mp_profile_lock when the table has GC entries.  */
+static _Atomic uint64_t reclaimed;
 
 __thread struct mp_busy mp_busy __attribute__ ((tls_model ("initial-exec")));
 
@@ -347,6 +358,22 @@ survived (struct mp_tracked *e)
     }
 }
 
+/* Under mp_profile_lock: E, a GC entry that mp_tracked_take gave its
+   caller, was not in the table at the reclaims since: its block lived
+   through those of collections that came after it was made (the caller
+   held it), as mp_tracked_after_reclaim would have found.  Return 1 if
+   that promoted it: a callback is due.  */
+static int
+catch_up (struct mp_tracked *e)
+{
+  int young = e->young;
+  uint32_t now = (uint32_t) atomic_load (&reclaimed);
+  for (uint32_t v = e->taken; v != now;)
+    if (++v != (uint32_t) e->epoch)
+      survived (e);
+  return young && !e->young;
+}
+
 /* E, an entry of no block, for the block S describes.  */
 static void
 entry_fill (struct mp_tracked *e, const struct mp_sampled *s)
@@ -538,6 +565,8 @@ mp_tracked_take (void *block, int gc)
     return defer_node (mp_self_tls, block);
   mp_profile_acquire ();
   struct mp_tracked *e = table_take (block, gc, UINT64_MAX);
+  if (e && gc)
+    e->taken = (uint32_t) atomic_load (&reclaimed);
   mp_profile_release ();
   if (e && gc)
     GC_unregister_long_link ((void **) &e->link);
@@ -572,6 +601,7 @@ mp_tracked_end (struct mp_thread *t, struct mp_tracked *e)
   if (e->gc)
     {
       mp_profile_acquire ();
+      catch_up (e);
       e->dead = 1;
       enqueue (e);
       mp_profile_release ();
@@ -646,18 +676,25 @@ mp_tracked_keep (struct mp_tracked *e)
         }
     }
   mp_profile_acquire ();
+  int promoted = e->gc && catch_up (e);
   table_put (e);
   mp_profile_release ();
+  if (promoted)
+    mp_sample_prompt ();        /* as after a reclaim */
 }
 
 /* GC_EVENT_RECLAIM_END, from the collector: see the design above.  */
 void
 mp_tracked_after_reclaim (void)
 {
-  if (atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
-    return;
   uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+  if (atomic_load_explicit (&n_gc, memory_order_relaxed) == 0)
+    {
+      atomic_store (&reclaimed, epoch);   /* nothing to look at */
+      return;
+    }
   mp_profile_acquire ();
+  atomic_store (&reclaimed, epoch);
   for (size_t i = 0; i < n_buckets; i++)
     for (struct mp_tracked **p = &buckets[i]; *p;)
       {
