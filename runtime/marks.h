@@ -1,4 +1,5 @@
-/* marks.h -- Boehm's mark bits, read without a call (marks.c).
+/* marks.h -- Boehm's mark bits, and its objects' sizes, read without a
+   call (marks.c).
 
    The promotion check (generations.c) asks, at the end of each
    collection's marking, whether each young block was marked.  Boehm's
@@ -6,7 +7,9 @@
    block's header, per block; reading the same byte inline needs Boehm's
    private layout.  marks.c knows the layout of the Boehm it was checked
    against, and proves it on the running one before trusting it: until
-   then, and for ever if the proof fails, GC_is_marked answers.  */
+   then, and for ever if the proof fails, GC_is_marked answers.  The
+   same header gives the size of an object that GC_size would, which
+   the GC family's fast path needs at every allocation (boehm.c).  */
 
 #ifndef MEMPROF_MARKS_H
 #define MEMPROF_MARKS_H
@@ -17,35 +20,47 @@
 /* The layout of Boehm's headers it knows (gc_hdrs.h, gc_priv.h) --
    Boehm 8.2 on x86-64, built with threads and parallel marking, as
    Debian's libgc is: a bottom index's key and hash link, a header's
-   mark bytes (one per granule), in bytes; the sizes of blocks, of a
+   mark bytes (one per granule) and its objects' size (hb_sz), in bytes; the sizes of blocks, of a
    bottom index and of the top index, in log2.  */
 #define MP_MARKS_BI_KEY 0x2010
 #define MP_MARKS_BI_LINK 0x2018
 #define MP_MARKS_HDR_MARKS 0x40
+#define MP_MARKS_HDR_SIZE 0x20
 #define MP_MARKS_LOG_HBLK 12
 #define MP_MARKS_LOG_BOTTOM 10
 #define MP_MARKS_LOG_TOP 11
 
 /* GC_top_index, once the layout is proven; NULL until then, and for
    ever if the proof failed.  Set once, under the GC lock.  */
-extern const char *const *mp_marks_top_index;
+extern const char *const *mp_marks_top_index
+  __attribute__ ((visibility ("hidden")));
+
+/* The same once the walk to a header and its objects' size are proven,
+   which the GC family's first allocations do (mp_marks_prove_size)
+   sooner than the mark bytes' proof can, at a collection.  Set once,
+   by any thread.  */
+extern const char *const *mp_marks_size_index
+  __attribute__ ((visibility ("hidden")));
 
 int mp_marked_slow (void *p);
 /* Whether the running Boehm may have the layout, found once as Boehm
    starts, outside any collection.  */
 void mp_marks_setup (void);
 
-/* The mark bytes of the heap block that holds P, the start of a small
-   object on Boehm's heap (one per granule from the block's start:
-   mp_marks_granule), as the collection that just ended marking left
-   them; NULL until the inline reader is proven, or if the walk does not
-   find P's block.  Every small object of a heap block shares them, so
-   a caller going through objects in allocation order reads them once a
-   block.  Under the GC lock.  */
-static inline const char *
-mp_marks_of (void *p)
+/* One more answer of GC_size, SIZE for P, an object the caller holds,
+   to prove the walk to its header with.  Any thread.  */
+void mp_marks_prove_size (void *p, size_t size);
+
+/* The bottom index's slot of the heap block that holds P, the start of
+   an object on Boehm's heap, found from *INDEX (mp_marks_top_index or
+   mp_marks_size_index): it holds the block's header.  NULL until that
+   is proven, or if the walk does not find P's block.  Under the GC
+   lock, or for an object that the caller holds: its header stays while
+   it lives, and Boehm's GC_size makes the same walk without the lock.  */
+static inline const char *const *
+mp_marks_slot (const char *const *const *index, const void *p)
 {
-  const char *const *top = mp_marks_top_index;
+  const char *const *top = __atomic_load_n (index, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (top == NULL))
     return NULL;
   uintptr_t a = (uintptr_t) p;
@@ -58,9 +73,31 @@ mp_marks_of (void *p)
         return NULL;
     }
   uintptr_t block = a >> MP_MARKS_LOG_HBLK;
-  const char *hdr = ((const char *const *) bi)
-                    [block & (((uintptr_t) 1 << MP_MARKS_LOG_BOTTOM) - 1)];
-  return hdr + MP_MARKS_HDR_MARKS;
+  return (const char *const *) bi
+         + (block & (((uintptr_t) 1 << MP_MARKS_LOG_BOTTOM) - 1));
+}
+
+/* The mark bytes of the heap block that holds P, the start of a small
+   object on Boehm's heap (one per granule from the block's start:
+   mp_marks_granule), as the collection that just ended marking left
+   them; NULL as mp_marks_slot says.  Every small object of a heap
+   block shares them, so a caller going through objects in allocation
+   order reads them once a block.  Under the GC lock.  */
+static inline const char *
+mp_marks_of (void *p)
+{
+  const char *const *slot = mp_marks_slot (&mp_marks_top_index, p);
+  return slot != NULL ? *slot + MP_MARKS_HDR_MARKS : NULL;
+}
+
+/* Where the header of P, the start of an object on Boehm's heap that
+   the caller holds, has GC_size (P); NULL until mp_marks_size_index is
+   proven, or if the walk fails.  */
+static inline __attribute__ ((always_inline)) const size_t *
+mp_marks_size (const void *p)
+{
+  const char *const *slot = mp_marks_slot (&mp_marks_size_index, p);
+  return slot != NULL ? (const size_t *) (*slot + MP_MARKS_HDR_SIZE) : NULL;
 }
 
 /* P's granule in its heap block: its mark byte's index.  */
