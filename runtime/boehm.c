@@ -136,17 +136,18 @@ gc_alloc_fast (void *(*fn) (size_t), size_t n, const struct mp_site *site,
   *out = p;
   if (source == MP_SOURCE_UNCOLLECTABLE)
     return 0;
+  /* Read again rather than kept across the calls in a register that
+     they must preserve.  */
+  struct mp_thread *t = mp_self_tls;
   size_t usable = 0;
   if ((keep & MP_KEEP_SIZE) && p != NULL)
     {
-      const size_t *size = mp_marks_size (p);
+      const size_t *size = mp_marks_size_in (t, p);
       if (MP_UNLIKELY (size == NULL))
         return 0;
       usable = *size;
     }
-  /* Read again rather than kept across the calls in a register that
-     they must preserve.  */
-  return mp_count_young_fast (mp_self_tls, site, p, n, usable, keep);
+  return mp_count_young_fast (t, site, p, n, usable, keep);
 }
 
 /* The rest: count P, of N bytes asked at SITE, from RA, on the fast

@@ -51,20 +51,18 @@ void mp_marks_setup (void);
    to prove the walk to its header with.  Any thread.  */
 void mp_marks_prove_size (void *p, size_t size);
 
-/* The bottom index's slot of the heap block that holds P, the start of
-   an object on Boehm's heap, found from *INDEX (mp_marks_top_index or
-   mp_marks_size_index): it holds the block's header.  NULL until that
-   is proven, or if the walk does not find P's block.  Under the GC
-   lock, or for an object that the caller holds: its header stays while
-   it lives, and Boehm's GC_size makes the same walk without the lock.  */
-static inline const char *const *
-mp_marks_slot (const char *const *const *index, const void *p)
+/* The bottom index of the region of Boehm's heap that holds P, an
+   address on it, found from *INDEX (mp_marks_top_index or
+   mp_marks_size_index); NULL until that is proven, or if the walk does
+   not find P's region.  Boehm makes a region's bottom index as its heap
+   first reaches the region, under its lock, and never frees it.  */
+static inline const char *
+mp_marks_bottom (const char *const *const *index, const void *p)
 {
   const char *const *top = __atomic_load_n (index, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (top == NULL))
     return NULL;
-  uintptr_t a = (uintptr_t) p;
-  uintptr_t hi = a >> (MP_MARKS_LOG_HBLK + MP_MARKS_LOG_BOTTOM);
+  uintptr_t hi = (uintptr_t) p >> (MP_MARKS_LOG_HBLK + MP_MARKS_LOG_BOTTOM);
   const char *bi = top[hi & (((uintptr_t) 1 << MP_MARKS_LOG_TOP) - 1)];
   while (MP_UNLIKELY (*(const uintptr_t *) (bi + MP_MARKS_BI_KEY) != hi))
     {
@@ -72,7 +70,17 @@ mp_marks_slot (const char *const *const *index, const void *p)
       if (bi == NULL)
         return NULL;
     }
-  uintptr_t block = a >> MP_MARKS_LOG_HBLK;
+  return bi;
+}
+
+/* The slot of bottom index BI that holds the header of the heap block
+   of P, the start of an object on Boehm's heap in BI's region.  Under
+   the GC lock, or for an object that the caller holds: its header stays
+   while it lives, and Boehm's GC_size reads it without the lock.  */
+static inline const char *const *
+mp_marks_slot (const char *bi, const void *p)
+{
+  uintptr_t block = (uintptr_t) p >> MP_MARKS_LOG_HBLK;
   return (const char *const *) bi
          + (block & (((uintptr_t) 1 << MP_MARKS_LOG_BOTTOM) - 1));
 }
@@ -86,18 +94,31 @@ mp_marks_slot (const char *const *const *index, const void *p)
 static inline const char *
 mp_marks_of (void *p)
 {
-  const char *const *slot = mp_marks_slot (&mp_marks_top_index, p);
-  return slot != NULL ? *slot + MP_MARKS_HDR_MARKS : NULL;
+  const char *bi = mp_marks_bottom (&mp_marks_top_index, p);
+  return bi != NULL ? *mp_marks_slot (bi, p) + MP_MARKS_HDR_MARKS : NULL;
 }
 
 /* Where the header of P, the start of an object on Boehm's heap that
-   the caller holds, has GC_size (P); NULL until mp_marks_size_index is
-   proven, or if the walk fails.  */
+   T, the calling thread, holds, has GC_size (P); NULL until
+   mp_marks_size_index is proven, or if the walk fails.  The bottom
+   index of P's region is T's (gc_region, gc_bottom) when the region is
+   the one before, as it mostly is: a test instead of the walk.  */
 static inline __attribute__ ((always_inline)) const size_t *
-mp_marks_size (const void *p)
+mp_marks_size_in (struct mp_thread *t, const void *p)
 {
-  const char *const *slot = mp_marks_slot (&mp_marks_size_index, p);
-  return slot != NULL ? (const size_t *) (*slot + MP_MARKS_HDR_SIZE) : NULL;
+  uintptr_t region = (uintptr_t) p
+                     | (((uintptr_t) 1 << (MP_MARKS_LOG_HBLK
+                                           + MP_MARKS_LOG_BOTTOM)) - 1);
+  const char *bi = t->gc_bottom;
+  if (MP_UNLIKELY (region != t->gc_region))
+    {
+      bi = mp_marks_bottom (&mp_marks_size_index, p);
+      if (bi == NULL)
+        return NULL;
+      t->gc_region = region;
+      t->gc_bottom = bi;
+    }
+  return (const size_t *) (*mp_marks_slot (bi, p) + MP_MARKS_HDR_SIZE);
 }
 
 /* P's granule in its heap block: its mark byte's index.  */
