@@ -14,6 +14,7 @@
 #include "entry.h"
 #include "libc.h"
 #include "sample.h"
+#include "marks.h"
 
 #include "gcweak.h"
 
@@ -135,10 +136,13 @@ mp_count_gc_alloc (struct mp_thread *t, const struct mp_site *site, void *base,
 
 /* Allocate N bytes with FN at SITE into *OUT, and count what KEEP
    names on the fast path; return 0 if it was not taken, and the block
-   is for gc_alloc_slow to count.  GC_size is asked only where a
-   statistic needs it.  The caller's return address is read on the slow
-   path alone, so that the fast one keeps no register for it across the
-   calls of Boehm.  */
+   is for gc_alloc_slow to count.  Where a statistic needs the block's
+   size, it is read from the block's header (marks.h), without a call;
+   until marks.c has proven the walk to it the slow path asks GC_size.
+   So the path makes no call after FN's, and keeps the block in no
+   register that a call must preserve.  The caller's return address is
+   read on the slow path alone, so that the fast one keeps no register
+   for it across the calls of Boehm.  */
 static inline __attribute__ ((always_inline)) int
 gc_alloc_fast (void *(*fn) (size_t), size_t n, const struct mp_site *site,
                enum mp_source source, unsigned keep, void **out)
@@ -148,26 +152,37 @@ gc_alloc_fast (void *(*fn) (size_t), size_t n, const struct mp_site *site,
   *out = p;
   if (source == MP_SOURCE_UNCOLLECTABLE)
     return 0;
-  size_t usable = (keep & MP_KEEP_SIZE) && p != NULL ? GC_size (p) : 0;
   /* Read again rather than kept across the calls in a register that
      they must preserve.  */
-  return mp_count_young_fast (mp_self_tls, site, p, n, usable, keep);
+  struct mp_thread *t = mp_self_tls;
+  size_t usable = 0;
+  if ((keep & MP_KEEP_SIZE) && p != NULL)
+    {
+      const size_t *size = mp_marks_size_in (t, p);
+      if (MP_UNLIKELY (size == NULL))
+        return 0;
+      usable = *size;
+    }
+  return mp_count_young_fast (t, site, p, n, usable, keep);
 }
 
-/* The rest: count P, of N bytes asked at SITE, from RA.  */
-static void __attribute__ ((noinline))
+/* The rest: count P, of N bytes asked at SITE, from RA, on the fast
+   path still if it can be taken with GC_size's answer, which proves the
+   fast path's reader; return P.  */
+static void *__attribute__ ((noinline))
 gc_alloc_slow (void *p, size_t n, const struct mp_site *site,
-               enum mp_source source, const void *ra)
+               enum mp_source source, unsigned keep, const void *ra)
 {
-  mp_count_gc_slow (mp_self (), site, p, n, p ? GC_size (p) : 0, source, ra);
+  size_t usable = 0;
+  if (p != NULL)
+    mp_marks_prove_size (p, usable = GC_size (p));
+  mp_count_gc_as (mp_self (), site, p, n, usable, source, ra, keep);
+  return p;
 }
 
-/* The body of an entry point that allocates N bytes at S with FN.  */
-#define GC_ALLOC_BODY(fn, source, keep)                                     \
-  void *block;                                                              \
-  if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &block)))        \
-    gc_alloc_slow (block, n, s, source, MP_RA);                             \
-  return block
+/* The body of an entry point that allocates N bytes at S with FN: the
+   slow path a tail call, so that the block is kept across no call.  */
+#define GC_ALLOC_BODY(fn, source, keep)                                       void *block;                                                                if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &block)))            return gc_alloc_slow (block, n, s, source, keep, MP_RA);                  return block
 
 /* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
 #define GC_ENTRY(name, source)                                              \

@@ -107,35 +107,35 @@ mp_count_young_words (struct mp_thread *t, const struct mp_site *site,
   unsigned id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
   if (MP_UNLIKELY (id == 0))
     return 0;
-  /* The guest procedure's number, 0 for none: G is dead from here, so
-     that the path needs one register fewer.  */
+  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
+  int used = (keep & MP_KEEP_USED) != 0;
+  int64_t d = used ? mp_own_get (&t->used_delta) + (int64_t) usable : 0;
+  if (MP_UNLIKELY (left < 0 || d > MP_USED_FLUSH))
+    return 0;
+  /* The guest procedure's number, 0 for none.  */
   const struct mp_site *g = (const struct mp_site *) t->guest_site;
   unsigned gid = 0;
   if (g != NULL
       && MP_UNLIKELY ((gid = __atomic_load_n (&g->id, __ATOMIC_ACQUIRE)) == 0))
     return 0;
-  int64_t left = mp_get_counter (&t->sample_left) - (int64_t) words;
-  int used = (keep & MP_KEEP_USED) != 0;
-  int64_t d = used ? mp_get_counter (&t->used_delta) + (int64_t) usable : 0;
-  if (MP_UNLIKELY (left < 0 || d > MP_USED_FLUSH))
-    return 0;
-  struct mp_site_counts *c0
-    = (struct mp_site_counts *) t + (MP_RECORD_SLOTS - 1);
-  mp_count_young_at (c0 + id, n, words, keep);
+  mp_count_young_at (mp_counts_of (t, id), n, words, keep);
   /* The guest procedure's counts (guest.h's mp_guest_count).  */
   if (gid != 0)
-    mp_count_young_at (c0 + gid, n, words, MP_STATS_EVERY);
-  uint64_t epoch = atomic_load_explicit (&mp_gc_epoch, memory_order_acquire);
+    mp_count_young_at (mp_counts_of (t, gid), n, words, MP_STATS_EVERY);
+  uint64_t bits
+    = atomic_load_explicit (&mp_gc_epoch_bits, memory_order_acquire);
   uint64_t *e = atomic_load_explicit (&y->entries, memory_order_relaxed);
-  __atomic_store_n (&e[k], mp_young_entry (base, words, epoch),
+  __atomic_store_n (&e[k], mp_young_entry_bits (base, words, bits),
                     __ATOMIC_RELAXED);
   atomic_store_explicit (&y->count, k + 1, memory_order_release);
   atomic_store_explicit (&t->sample_left, left, memory_order_relaxed);
   if (used)
     {
-      atomic_store_explicit (&t->used_delta, d, memory_order_relaxed);
-      if (d > mp_get_counter (&t->used_peak))
-        atomic_store_explicit (&t->used_peak, d, memory_order_relaxed);
+      mp_own_set (&t->used_delta, d);
+      /* Likely: a program that allocates on Boehm's heap seldom frees,
+         so bytesUsed climbs to a new peak at almost every block.  */
+      if (MP_LIKELY (d > mp_own_get (&t->used_peak)))
+        mp_own_set (&t->used_peak, d);
     }
   if (keep & MP_STAT_BIT (bytesSlack))
     mp_bump (&t->bytes_slack, (int64_t) (usable - n));

@@ -72,7 +72,7 @@ live_entry (uint64_t v)
 
 /* Collections completed (see internal.h).  The collector is the only
    writer, under the GC lock with the world stopped.  */
-_Atomic uint64_t mp_gc_epoch;
+_Atomic uint64_t mp_gc_epoch, mp_gc_epoch_bits;
 mp_counter mp_promoted_words;
 mp_counter mp_minor_collections, mp_major_collections;
 mp_counter mp_top_heap_bytes;
@@ -448,6 +448,8 @@ end_of_marking (void)
   int64_t heap = (int64_t) GC_get_heap_size ();
   if (heap > mp_get_counter (&mp_top_heap_bytes))
     atomic_store_explicit (&mp_top_heap_bytes, heap, memory_order_relaxed);
+  atomic_store_explicit (&mp_gc_epoch_bits, (epoch + 1) & MP_EPOCH_MASK,
+                         memory_order_release);
   atomic_store_explicit (&mp_gc_epoch, epoch + 1, memory_order_release);
 }
 

@@ -12,6 +12,10 @@
    Hidden, as every symbol of the runtime's but its API is: declared so,
    it is read where it is, not through the GOT, by the fast paths.  */
 extern _Atomic uint64_t mp_gc_epoch __attribute__ ((visibility ("hidden")));
+/* mp_gc_epoch & MP_EPOCH_MASK, the bits of it that a young-log entry
+   holds, stored with it: the fast paths log without masking.  */
+extern _Atomic uint64_t mp_gc_epoch_bits
+  __attribute__ ((visibility ("hidden")));
 extern mp_counter mp_promoted_words;
 extern mp_counter mp_minor_collections, mp_major_collections;
 extern mp_counter mp_top_heap_bytes;
@@ -29,10 +33,18 @@ void mp_young_log_slow (struct mp_thread *t, void *base, uint64_t words);
 #define MP_ADDR_MASK UINT64_C (0x0000fffffffffff0)
 #define MP_WORDS_SHIFT 48
 
+/* The entry of BASE, of WORDS words, logged when mp_gc_epoch_bits was
+   BITS.  */
+static inline uint64_t
+mp_young_entry_bits (void *base, uint64_t words, uint64_t bits)
+{
+  return (uintptr_t) base | bits | (words << MP_WORDS_SHIFT);
+}
+
 static inline uint64_t
 mp_young_entry (void *base, uint64_t words, uint64_t epoch)
 {
-  return (uintptr_t) base | (epoch & MP_EPOCH_MASK) | (words << MP_WORDS_SHIFT);
+  return mp_young_entry_bits (base, words, epoch & MP_EPOCH_MASK);
 }
 
 /* Log BASE, a young block of WORDS words just allocated by T, with the

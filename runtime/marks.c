@@ -21,7 +21,13 @@
    than Boehm 8.2 on x86-64 there is nothing to prove: GC_is_marked is
    used.
 
-   Everything here runs under the GC lock (the collector's callbacks,
+   The walk to a header also gives an object's size, which the GC
+   family's fast path reads at every allocation instead of calling
+   GC_size (boehm.c).  That needs no mark byte, so it is proven apart,
+   and sooner: on the first PROOF objects that the GC family's slow
+   path sizes with GC_size, before any collection.
+
+   The rest runs under the GC lock (the collector's callbacks,
    mp_stat's walk), which guards `state' and `agreed'.  */
 
 #include <dlfcn.h>
@@ -34,6 +40,12 @@
 #define PROOF 32
 
 const char *const *mp_marks_top_index;
+const char *const *mp_marks_size_index;
+
+/* Objects whose header, found with reads that cannot fault, gave
+   GC_size's answer, up to PROOF; -1 once one did not.  Any thread,
+   atomically.  */
+static atomic_int sized;
 
 /* 0 while proving, -1 once refused, 1 once proven.  Set by
    mp_marks_setup, then by prove, under Boehm's lock (in collections).  */
@@ -41,13 +53,13 @@ static int state;
 static unsigned agreed[2];      /* answers that agreed: unmarked, marked */
 
 /* GC_top_index, if the running Boehm may have the layout marks.h knows:
-   8.2 on x86-64.  */
+   8.2 on x86-64.  Set once as Boehm starts; the size proof reads it in
+   any thread (atomically).  */
 static uintptr_t top_index;
 
-/* The header of a block: where it names its block and its objects'
-   size (struct hblkhdr's hb_block and hb_sz).  */
+/* Where a block's header names its block (struct hblkhdr's
+   hb_block).  */
 #define HDR_BLOCK 16
-#define HDR_SIZE 32
 
 /* Whether the running Boehm may have the layout: 8.2 on x86-64, with
    GC_arrays, in which GC_top_index is.  Not from a collection: dlsym
@@ -61,7 +73,8 @@ known_layout (void)
   const char *arrays = dlsym (RTLD_DEFAULT, "GC_arrays");
   if ((v >> 8) != ((8 << 8) | 2) || arrays == NULL)
     return 0;
-  top_index = (uintptr_t) arrays + 0x289f0;
+  __atomic_store_n (&top_index, (uintptr_t) arrays + 0x289f0,
+                   __ATOMIC_RELEASE);
   return 1;
 #else
   return 0;
@@ -78,38 +91,71 @@ read_word (uintptr_t addr, uintptr_t *out)
          == (ssize_t) sizeof *out ? 0 : -1;
 }
 
-/* P's mark byte, found through the layout with reads that cannot
-   fault, or -1 if a read fails or the header is not P's.  */
-static int
-checked_mark (void *p)
+/* The header of P's block, found through the layout from TOP with
+   reads that cannot fault, if it names P's block and SIZE as its
+   objects' size; 0 otherwise.  */
+static uintptr_t
+checked_header (uintptr_t top, void *p, size_t size)
 {
   uintptr_t a = (uintptr_t) p, bi, key, hdr, v;
   uintptr_t hi = a >> (MP_MARKS_LOG_HBLK + MP_MARKS_LOG_BOTTOM);
-  uintptr_t top = top_index
-                  + 8 * (hi & (((uintptr_t) 1 << MP_MARKS_LOG_TOP) - 1));
-  if (read_word (top, &bi) != 0)
-    return -1;
+  if (read_word (top + 8 * (hi & (((uintptr_t) 1 << MP_MARKS_LOG_TOP) - 1)),
+                 &bi) != 0)
+    return 0;
   for (int steps = 0;; steps++)
     {
       if (bi == 0 || steps > 64 || read_word (bi + MP_MARKS_BI_KEY, &key) != 0)
-        return -1;
+        return 0;
       if (key == hi)
         break;
       if (read_word (bi + MP_MARKS_BI_LINK, &bi) != 0)
-        return -1;
+        return 0;
     }
   uintptr_t block = a >> MP_MARKS_LOG_HBLK;
   uintptr_t slot = block & (((uintptr_t) 1 << MP_MARKS_LOG_BOTTOM) - 1);
   if (read_word (bi + 8 * slot, &hdr) != 0
       || read_word (hdr + HDR_BLOCK, &v) != 0
       || v != block << MP_MARKS_LOG_HBLK
-      || read_word (hdr + HDR_SIZE, &v) != 0 || v != GC_size (p))
+      || read_word (hdr + MP_MARKS_HDR_SIZE, &v) != 0 || v != size)
+    return 0;
+  return hdr;
+}
+
+/* P's mark byte, found through the layout with reads that cannot
+   fault, or -1 if a read fails or the header is not P's.  */
+static int
+checked_mark (void *p)
+{
+  uintptr_t a = (uintptr_t) p, v;
+  uintptr_t hdr = checked_header (top_index, p, GC_size (p));
+  if (hdr == 0)
     return -1;
   uintptr_t granule = (a & (((uintptr_t) 1 << MP_MARKS_LOG_HBLK) - 1)) >> 4;
   uintptr_t byte = hdr + MP_MARKS_HDR_MARKS + granule;
   if (read_word (byte & ~(uintptr_t) 7, &v) != 0)
     return -1;
   return (int) ((v >> (8 * (byte & 7))) & 0xff) != 0;
+}
+
+void
+mp_marks_prove_size (void *p, size_t size)
+{
+  int n = atomic_load_explicit (&sized, memory_order_relaxed);
+  uintptr_t top = __atomic_load_n (&top_index, __ATOMIC_ACQUIRE);
+  if (n < 0 || n >= PROOF || top == 0)
+    return;
+  int next = checked_header (top, p, size) != 0 ? n + 1 : -1;
+  /* Another thread's answer meanwhile counts too: count this one on
+     top of it, unless that one refused.  */
+  while (!atomic_compare_exchange_weak (&sized, &n, next))
+    {
+      if (n < 0 || n >= PROOF)
+        return;
+      next = next < 0 ? -1 : n + 1;
+    }
+  if (next == PROOF)
+    __atomic_store_n (&mp_marks_size_index, (const char *const *) top,
+                      __ATOMIC_RELEASE);
 }
 
 /* One more answer of GC_is_marked, M for P, to prove the layout with.  */
@@ -125,7 +171,10 @@ prove (void *p, int m)
   if (agreed[0] >= PROOF && agreed[1] >= PROOF)
     {
       state = 1;
-      mp_marks_top_index = (const char *const *) top_index;
+      /* Released: the GC family's fast path reads it outside the
+         GC lock (boehm.c).  */
+      __atomic_store_n (&mp_marks_top_index,
+                        (const char *const *) top_index, __ATOMIC_RELEASE);
     }
 }
 

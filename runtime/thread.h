@@ -94,6 +94,13 @@ struct mp_thread
      reuses its node.  */
   _Atomic (struct mp_tracked *) deferred;
   _Atomic (struct mp_tracked *) deferred_spare;
+
+  /* Owner only (marks.h's mp_marks_size_in): the bottom index of
+     Boehm's heap in the region of it that the owner's last GC block
+     came from, and that region's address with all its low bits set
+     (0: none yet).  Boehm never frees a bottom index.  */
+  uintptr_t gc_region;
+  const char *gc_bottom;
 } __attribute__ ((aligned (128)));
 
 /* The calling thread in the runtime's sections that a signal handler's
