@@ -432,6 +432,7 @@ take_sample (struct mp_thread *t, struct mp_sampled *s,
     {
       s->ras = depth > 0 ? ras : &site_ra;
       s->n_ras = depth > 0 ? cs.n_ras : 1;
+      s->hash = mp_profile_hash (s->ras, s->n_ras, s->source);
     }
   void *(*fn) (const struct mp_allocation *, void *)
     = s->young ? tr->alloc_minor : tr->alloc_major;
