@@ -2,7 +2,8 @@
    chunk of records first holds (profile.c): every stack gets its
    record, whole, and the report walks them all.  At rate 1, each depth
    of the recursion below is one stack of its own; the deepest, of 900
-   frames, allocates most.  */
+   frames, allocates most, and first: its record is longer than the
+   first chunk.  */
 /* { dg-do run } */
 /* { dg-options "-std=gnu11 -g" } */
 /* { dg-set-target-env-var MEMPROF "sampling_rate=1,callstack_size=1024,stacks=1,sections=stacks+functions,report=deep-stacks.txt" } */
@@ -32,9 +33,9 @@ descend (int depth, size_t bytes)
 int
 main (void)
 {
+  descend (DEEPEST, 64);
   for (int d = 1; d < DEEPEST; d++)
     descend (d, 8);
-  descend (DEEPEST, 64);
   return mpt_done ();
 }
 
