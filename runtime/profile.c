@@ -41,23 +41,39 @@
 #include "symbols.h"
 #include "index.h"
 
-/* A record: its key, then its values (values_of).  The key and the
-   values a sample adds to lie together, in the lines a sample reads:
-   the sample's cost is their cache misses (on bt-malloc at 1e-2, some
-   250 000 records of many frames each).  */
+/* What a sample adds to, and a free takes from, in every record.  */
+struct hot
+{
+  double live_count, live;      /* first: all that a free touches */
+  struct mp_space_amount allocated;
+  uint64_t samples;
+  double rate_min, rate_max;    /* the rates its samples were taken at */
+};
+
+/* What only GC blocks add to: a record of a GC kind has these after its
+   return addresses (cold_of), the others none.  */
+struct cold
+{
+  double young, promoted;
+  struct mp_space_amount copies[MP_AGES];
+};
+
+/* A record: its header and the values each sample and free touch, at a
+   fixed offset, then its key's return addresses, then a GC kind's cold
+   values.  A free reads one line, not the header's and then the
+   values' past a key of variable length, and a sample its lines in a
+   row; a malloc record is 112 bytes smaller without the GC's values
+   (bt-malloc at 1e-2: some 250 000 records of twenty-odd frames, their
+   cache misses and page faults most of a sample's cost).  */
 struct mp_profile_stack
 {
   uint32_t n_ras;
   uint16_t source;              /* enum mp_source: with the stack, the key */
   uint16_t named;               /* 1 once mp_profile_rows symbolised its
                                    words: under mp_profile_lock */
-  uintptr_t ras[];              /* n_ras of them, then struct values */
-};
-
-struct values
-{
-  double rate_min, rate_max;    /* the rates its samples were taken at */
-  struct mp_profile_values v;
+  struct hot hot;
+  uintptr_t ras[];              /* n_ras of them, then struct cold for a
+                                   GC kind */
 };
 
 /* A slot of the index: a record and its key's hash (0 for a free slot,
@@ -75,6 +91,11 @@ pthread_mutex_t mp_profile_lock = PTHREAD_MUTEX_INITIALIZER;
    `n_stacks` records in it.  Guarded by mp_profile_lock.  */
 static struct slot *table;
 static size_t table_size, n_stacks;   /* table_size: 0 or a power of 2 */
+/* `table' and `table_size' - 1, for mp_profile_hash's prefetch without
+   the lock: written with them.  A stale pair asks the cache for a line
+   in vain, which is all it costs (a prefetch does not fault).  */
+static _Atomic (struct slot *) hint_table;
+static _Atomic size_t hint_mask;
 /* Whether mp_profile_replace has rewritten words: then records may hold
    the same stack (an object loaded and unloaded again where it was), and
    their rows are merged.  Under mp_profile_lock.  */
@@ -93,21 +114,115 @@ static uintptr_t *regions;
 static size_t regions_size, n_regions;   /* regions_size: a power of 2 */
 static int regions_lost;
 
-static struct values *
-values_of (const struct mp_profile_stack *s)
+/* Whether records of SOURCE have cold values.  */
+static int
+has_cold (enum mp_source source)
 {
-  return (struct values *) (s->ras + s->n_ras);
+  return source != MP_SOURCE_MALLOC && source != MP_SOURCE_CUSTOM;
 }
 
+static struct cold *
+cold_of (struct mp_profile_stack *s)
+{
+  return (struct cold *) (s->ras + s->n_ras);
+}
+
+/* ---- the records' memory ---------------------------------------------
+
+   Records are cut in the order they come from chunks of the profile's
+   own, under mp_profile_lock, and the report walks them in that order,
+   through memory in a row: a walk of the index read each at a random
+   place (bt-malloc at 1e-2: 250 000 cache misses, twice, at exit).  A
+   chunk has twice the bytes of the one before, from CHUNK_FIRST up to
+   CHUNK_MAX: a short program's few records take a page, and own_limit
+   counts a chunk's unused end too.  */
+#define CHUNK_FIRST ((size_t) 4 << 10)
+#define CHUNK_MAX ((size_t) 4 << 20)
+
+struct chunk
+{
+  struct chunk *next;
+  size_t used, size;            /* words cut from `words', words there */
+  uintptr_t words[];
+};
+
+static struct chunk *chunks, *last_chunk;   /* under mp_profile_lock */
+static size_t chunk_bytes = CHUNK_FIRST;    /* the next chunk's */
+
+/* The words of a record of N return addresses of SOURCE.  */
+static size_t
+record_words (size_t n, enum mp_source source)
+{
+  return (sizeof (struct mp_profile_stack) + n * sizeof (uintptr_t)
+          + (has_cold (source) ? sizeof (struct cold) : 0))
+         / sizeof (uintptr_t);
+}
+
+/* A zeroed record of N return addresses of SOURCE, its header not
+   filled; NULL without memory.  */
+static struct mp_profile_stack *
+record_new (size_t n, enum mp_source source)
+{
+  size_t need = record_words (n, source);
+  struct chunk *c = last_chunk;
+  if (c == NULL || c->size - c->used < need)
+    {
+      size_t bytes = chunk_bytes;
+      while ((bytes - sizeof *c) / sizeof (uintptr_t) < need)
+        bytes *= 2;
+      if ((c = mp_own_alloc (bytes)) == NULL)
+        return NULL;
+      c->size = (bytes - sizeof *c) / sizeof (uintptr_t);
+      *(last_chunk ? &last_chunk->next : &chunks) = c;
+      last_chunk = c;
+      if (chunk_bytes < CHUNK_MAX)
+        chunk_bytes *= 2;
+    }
+  struct mp_profile_stack *s = (struct mp_profile_stack *) &c->words[c->used];
+  c->used += need;
+  return s;
+}
+
+/* A walk over the records in the order they were made: start it at
+   { chunks, 0 }.  */
+struct walk
+{
+  const struct chunk *c;
+  size_t at;
+};
+
+/* The walk's next record, or NULL after the last.  */
+static struct mp_profile_stack *
+walk_next (struct walk *w)
+{
+  while (w->c != NULL && w->at == w->c->used)
+    *w = (struct walk) { w->c->next, 0 };
+  if (w->c == NULL)
+    return NULL;
+  struct mp_profile_stack *s = (struct mp_profile_stack *) &w->c->words[w->at];
+  w->at += record_words (s->n_ras, s->source);
+  return s;
+}
+
+/* Four chains of multiplies, each over every fourth word, joined at
+   the end: one chain over twenty-odd frames waited for each multiply in
+   turn (bt-malloc at 1e-2: some 30 ns a sample).  */
 static uint64_t
 hash_key (const uintptr_t *ras, size_t n, enum mp_source source)
 {
-  uint64_t h = n ^ ((uint64_t) source << 32);
-  /* Unrolled: the loop's own count and branch were a third of a
-     sample's hashing (callgrind, bt-malloc at 1e-2).  */
-#pragma GCC unroll 4
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ ras[i]) * UINT64_C (0x9e3779b97f4a7c15);
+  const uint64_t k = UINT64_C (0x9e3779b97f4a7c15);
+  uint64_t a = n ^ ((uint64_t) source << 32), b = 1, c = 2, d = 3;
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    {
+      a = (a ^ ras[i]) * k;
+      b = (b ^ ras[i + 1]) * k;
+      c = (c ^ ras[i + 2]) * k;
+      d = (d ^ ras[i + 3]) * k;
+    }
+  for (; i < n; i++)
+    a = (a ^ ras[i]) * k;
+  uint64_t h = (((a * k) ^ b) * k ^ c) * k ^ d;
   h ^= h >> 29;
   return h ? h : 1;
 }
@@ -132,6 +247,8 @@ grow (void)
   mp_own_free (table, table_size * sizeof *table);
   table = t;
   table_size = size;
+  atomic_store_explicit (&hint_table, t, memory_order_relaxed);
+  atomic_store_explicit (&hint_mask, size - 1, memory_order_relaxed);
 }
 
 /* The slot of region R in `regions': R's, or the free one where it
@@ -203,10 +320,23 @@ meets_regions (uintptr_t lo, uintptr_t hi)
   return 0;
 }
 
-static struct mp_profile_stack *
-find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
+uint64_t
+mp_profile_hash (const uintptr_t *ras, size_t n_ras, enum mp_source source)
 {
-  uint64_t h = hash_key (ras, n, source);
+  uint64_t h = hash_key (ras, n_ras, source);
+  struct slot *t = atomic_load_explicit (&hint_table, memory_order_relaxed);
+  if (t != NULL)
+    __builtin_prefetch (&t[h & atomic_load_explicit (&hint_mask,
+                                                     memory_order_relaxed)]);
+  return h;
+}
+
+/* The record of the stack RAS (N words) of SOURCE, of hash H; a new
+   one if none.  */
+static struct mp_profile_stack *
+find_or_add (const uintptr_t *ras, size_t n, enum mp_source source,
+             uint64_t h)
+{
   if (2 * (n_stacks + 1) > table_size)
     grow ();
   if (table_size == 0)
@@ -221,8 +351,7 @@ find_or_add (const uintptr_t *ras, size_t n, enum mp_source source)
     }
   if (n_stacks + 2 > table_size)
     return NULL;                /* one slot stays free, to end probes */
-  struct mp_profile_stack *s
-    = mp_own_alloc (sizeof *s + n * sizeof *ras + sizeof (struct values));
+  struct mp_profile_stack *s = record_new (n, source);
   if (s == NULL)
     return NULL;
   s->n_ras = (uint32_t) n;
@@ -247,15 +376,17 @@ struct mp_profile_stack *
 mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
                   const struct mp_sampled *smp)
 {
-  struct mp_profile_stack *s = find_or_add (ras, n_ras, smp->source);
+  struct mp_profile_stack *s = find_or_add (ras, n_ras, smp->source,
+                                            smp->hash);
   if (s)
     {
-      struct values *x = values_of (s);
-      add_amount (&x->v.allocated, &smp->est, 1);
-      x->v.live_count += smp->est.count;
-      x->v.live += smp->est.data;
-      x->v.young += smp->young ? smp->est.data : 0;
-      x->v.samples += smp->n_samples;
+      struct hot *x = &s->hot;
+      add_amount (&x->allocated, &smp->est, 1);
+      x->live_count += smp->est.count;
+      x->live += smp->est.data;
+      if (smp->young)
+        cold_of (s)->young += smp->est.data;
+      x->samples += smp->n_samples;
       if (x->rate_min == 0 || smp->rate < x->rate_min)
         x->rate_min = smp->rate;
       if (smp->rate > x->rate_max)
@@ -267,23 +398,40 @@ mp_profile_alloc (const uintptr_t *ras, size_t n_ras,
 void
 mp_profile_promote (struct mp_profile_stack *s, double bytes)
 {
-  values_of (s)->v.promoted += bytes;
+  cold_of (s)->promoted += bytes;
 }
 
 void
 mp_profile_survived (struct mp_profile_stack *s, unsigned age,
                      const struct mp_space_amount *est)
 {
-  add_amount (&values_of (s)->v.copies[age < MP_AGES ? age : MP_AGES - 1],
+  add_amount (&cold_of (s)->copies[age < MP_AGES ? age : MP_AGES - 1],
               est, 1);
 }
 
 void
 mp_profile_dead (struct mp_profile_stack *s, const struct mp_space_amount *est)
 {
-  struct values *x = values_of (s);
-  x->v.live_count -= est->count;
-  x->v.live -= est->data;
+  s->hot.live_count -= est->count;
+  s->hot.live -= est->data;
+}
+
+/* The values of record S, as a row shows them.  */
+static struct mp_profile_values
+values_of (struct mp_profile_stack *s)
+{
+  const struct hot *x = &s->hot;
+  struct mp_profile_values v = { .allocated = x->allocated,
+                                 .live_count = x->live_count,
+                                 .live = x->live, .samples = x->samples };
+  if (has_cold (s->source))
+    {
+      const struct cold *c = cold_of (s);
+      v.young = c->young;
+      v.promoted = c->promoted;
+      memcpy (v.copies, c->copies, sizeof v.copies);
+    }
+  return v;
 }
 
 /* Show ROW's stack as it is shown (guest.c), if it has guest frames:
@@ -396,20 +544,19 @@ mp_profile_rows (size_t *n, double *min, double *max)
   /* The rates of all the samples, from their records' here rather than
      at each sample.  */
   *min = *max = 0;
-  for (size_t i = 0; i < table_size; i++)
-    if (table[i].hash)
-      {
-        const struct mp_profile_stack *s = table[i].stack;
-        const struct values *x = values_of (s);
-        if (*min == 0 || x->rate_min < *min)
-          *min = x->rate_min;
-        if (x->rate_max > *max)
-          *max = x->rate_max;
-        if (rows)
-          rows[(*n)++] = (struct mp_profile_row) {
-            s->ras, s->n_ras, 0, s->source, x->v, x->rate_min, x->rate_max,
-            table[i].stack, s->named };
-      }
+  struct walk w = { chunks, 0 };
+  for (struct mp_profile_stack *s; (s = walk_next (&w)) != NULL;)
+    {
+      const struct hot *x = &s->hot;
+      if (*min == 0 || x->rate_min < *min)
+        *min = x->rate_min;
+      if (x->rate_max > *max)
+        *max = x->rate_max;
+      if (rows)
+        rows[(*n)++] = (struct mp_profile_row) {
+          s->ras, s->n_ras, 0, s->source, values_of (s), x->rate_min,
+          x->rate_max, s, s->named };
+    }
   int merge = replaced;
   mp_profile_release ();
   if (rows && merge)
@@ -446,10 +593,11 @@ words_where (int (*keep) (uintptr_t w, const void *ctx), const void *ctx,
   uintptr_t *words = NULL;
   *n = 0;
   mp_profile_acquire ();
-  for (size_t i = 0; i < table_size; i++)
-    for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
+  struct walk at = { chunks, 0 };
+  for (struct mp_profile_stack *s; (s = walk_next (&at)) != NULL;)
+    for (size_t k = 0; k < s->n_ras; k++)
       {
-        uintptr_t w = table[i].stack->ras[k];
+        uintptr_t w = s->ras[k];
         if (keep (w, ctx) && mp_reserve (&words, &cap, *n, sizeof *words) == 0)
           words[(*n)++] = w;
       }
@@ -522,10 +670,11 @@ mp_profile_replace (const struct mp_word_change *changes, size_t n)
     return;
   uintptr_t lo = changes[0].from, hi = changes[n - 1].from;
   mp_profile_acquire ();
-  for (size_t i = 0; i < table_size; i++)
-    for (size_t k = 0; table[i].hash && k < table[i].stack->n_ras; k++)
+  struct walk at = { chunks, 0 };
+  for (struct mp_profile_stack *s; (s = walk_next (&at)) != NULL;)
+    for (size_t k = 0; k < s->n_ras; k++)
       {
-        uintptr_t *w = &table[i].stack->ras[k];
+        uintptr_t *w = &s->ras[k];
         size_t c = *w - lo <= hi - lo
                    ? mp_count_at_most (changes, n, sizeof *changes, *w) : 0;
         if (c > 0 && changes[c - 1].from == *w)

@@ -15,6 +15,7 @@ struct mp_sampled
   const uintptr_t *ras;         /* its stack for the profile, innermost
                                    first, or NULL: not in the profile */
   size_t n_ras;
+  uint64_t hash;                /* mp_profile_hash's of RAS, if any */
   struct mp_space_amount est;   /* what the block stands for in the
                                    profile: blocks, data and overhead
                                    bytes, each its sample's estimate */
