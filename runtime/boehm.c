@@ -182,7 +182,11 @@ gc_alloc_slow (void *p, size_t n, const struct mp_site *site,
 
 /* The body of an entry point that allocates N bytes at S with FN: the
    slow path a tail call, so that the block is kept across no call.  */
-#define GC_ALLOC_BODY(fn, source, keep)                                       void *block;                                                                if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &block)))            return gc_alloc_slow (block, n, s, source, keep, MP_RA);                  return block
+#define GC_ALLOC_BODY(fn, source, keep)                                     \
+  void *block;                                                              \
+  if (MP_UNLIKELY (!gc_alloc_fast (fn, n, s, source, keep, &block)))        \
+    return gc_alloc_slow (block, n, s, source, keep, MP_RA);                \
+  return block
 
 /* One entry point per Boehm allocator: NAME stands for Boehm's NAME.  */
 #define GC_ENTRY(name, source)                                              \

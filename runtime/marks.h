@@ -20,8 +20,9 @@
 /* The layout of Boehm's headers it knows (gc_hdrs.h, gc_priv.h) --
    Boehm 8.2 on x86-64, built with threads and parallel marking, as
    Debian's libgc is: a bottom index's key and hash link, a header's
-   mark bytes (one per granule) and its objects' size (hb_sz), in bytes; the sizes of blocks, of a
-   bottom index and of the top index, in log2.  */
+   mark bytes (one per granule) and its objects' size (hb_sz), in
+   bytes; the sizes of blocks, of a bottom index and of the top index,
+   in log2.  */
 #define MP_MARKS_BI_KEY 0x2010
 #define MP_MARKS_BI_LINK 0x2018
 #define MP_MARKS_HDR_MARKS 0x40
